@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Every Swift target gets the same strictness: Swift 6 mode plus nonisolated(nonsending) async
+// functions, so a pipeline's non-Sendable stages run on whatever task pulls them.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+]
+
+let package = Package(
+    name: "avpipe",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "AVPipeline", targets: ["AVPipeline"]),
+        .executable(name: "avpipe", targets: ["avpipe-cli"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [
+                .apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"]),
+                .brew(["ffmpeg"]),
+            ]
+        ),
+        .target(
+            name: "AVPipeline",
+            dependencies: ["CFFmpeg"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "avpipe-cli",
+            dependencies: [
+                "AVPipeline",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AVPipelineTests",
+            dependencies: ["AVPipeline"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AvpipeCLITests",
+            dependencies: ["avpipe-cli"],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

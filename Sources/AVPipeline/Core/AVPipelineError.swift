@@ -1,0 +1,59 @@
+/// Everything that can go wrong in a pipeline, typed so callers (and the CLI's exit codes) can tell
+/// a bad input from an unwritable output from an unsupported codec. End of stream is not an error:
+/// sources return `nil`.
+public enum AVPipelineError: Error, Sendable, Equatable, CustomStringConvertible {
+    case fileNotFound(path: String)
+    case notReadable(path: String, reason: String)
+    case notAMediaFile(path: String, reason: String)
+    case noAudioStream(path: String)
+    case noVideoStream(path: String)
+    /// The media is damaged or cut short: `position` says where, when it is known.
+    case invalidData(path: String, position: MediaTime?, reason: String)
+    case unsupportedSampleFormat(String)
+    case unsupportedCodec(String)
+    case unsupportedFormat(String)
+    case invalidOption(name: String, value: String, reason: String)
+    case outputNotWritable(path: String, reason: String)
+    case outputExists(path: String)
+    case outputWriteFailed(path: String, reason: String)
+    case cancelled
+    case outOfMemory
+    /// An FFmpeg call failed in a way none of the cases above describes.
+    case ffmpeg(call: String, code: Int32, message: String)
+
+    /// What kind of failure this is: the CLI maps each kind to one documented exit code.
+    public enum Category: Sendable { case usage, input, output, unsupported, interrupted, software }
+
+    public var category: Category {
+        switch self {
+        case .fileNotFound, .notReadable, .notAMediaFile, .noAudioStream, .noVideoStream, .invalidData: .input
+        case .unsupportedSampleFormat, .unsupportedCodec, .unsupportedFormat: .unsupported
+        case .invalidOption: .usage
+        case .outputNotWritable, .outputExists, .outputWriteFailed: .output
+        case .cancelled: .interrupted
+        case .outOfMemory, .ffmpeg: .software
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path): "'\(path)': no such file"
+        case .notReadable(let path, let reason): "'\(path)': cannot be read: \(reason)"
+        case .notAMediaFile(let path, let reason): "'\(path)': not a media file FFmpeg can read (\(reason))"
+        case .noAudioStream(let path): "'\(path)': has no audio track"
+        case .noVideoStream(let path): "'\(path)': has no video track"
+        case .invalidData(let path, let position, let reason):
+            if let position { "'\(path)': invalid data at \(position): \(reason)" } else { "'\(path)': invalid data: \(reason)" }
+        case .unsupportedSampleFormat(let what): "unsupported sample format: \(what)"
+        case .unsupportedCodec(let what): "unsupported codec: \(what)"
+        case .unsupportedFormat(let what): "unsupported format: \(what)"
+        case .invalidOption(let name, let value, let reason): "invalid value '\(value)' for \(name): \(reason)"
+        case .outputNotWritable(let path, let reason): "'\(path)': cannot write output: \(reason)"
+        case .outputExists(let path): "'\(path)': output exists (pass --overwrite to replace it)"
+        case .outputWriteFailed(let path, let reason): "'\(path)': writing failed: \(reason)"
+        case .cancelled: "cancelled"
+        case .outOfMemory: "out of memory"
+        case .ffmpeg(let call, let code, let message): "\(call) failed: \(message) (\(code))"
+        }
+    }
+}

@@ -1,0 +1,66 @@
+internal import CFFmpeg
+
+/// Describes an encoded audio stream: what a muxer needs to set up a track and what a user wants to
+/// see (codec, profile, rate, channels). Shared by every packet of the stream.
+public struct EncodedAudioFormat: Sendable, CustomStringConvertible {
+    public let codec: Codec
+    public let sampleRate: Int
+    public let channelLayout: ChannelLayout
+    /// Codec profile name when FFmpeg knows it (`LC` for AAC-LC).
+    public let profile: String?
+    /// Average bit rate in bits per second, when known.
+    public let bitRate: Int?
+    /// The time base of the packets' timestamps.
+    public let timeBase: Rational
+    let parameters: CodecParameters
+
+    init(parameters: CodecParameters, timeBase: Rational) {
+        let p = parameters.pointer.pointee
+        self.parameters = parameters
+        self.timeBase = timeBase
+        codec = Codec(p.codec_id)
+        sampleRate = Int(p.sample_rate)
+        channelLayout = ChannelLayout(p.ch_layout)
+        bitRate = p.bit_rate > 0 ? Int(p.bit_rate) : nil
+        profile = avcodec_profile_name(p.codec_id, p.profile).map { String(cString: $0) }
+    }
+
+    /// Codec-specific setup bytes (AAC: the AudioSpecificConfig).
+    public var extradata: [UInt8] { parameters.extradata }
+
+    public var description: String {
+        "\(codec)\(profile.map { " (\($0))" } ?? "") \(sampleRate) Hz \(channelLayout)"
+    }
+}
+
+/// One encoded audio packet (an AAC access unit, say). `Codec` is a compile-time tag: an
+/// `EncodedAudioPacket<AAC>` is known to hold AAC. Wraps a refcounted `AVPacket`.
+public final class EncodedAudioPacket<Codec: AudioCodecKind>: SampleBuffer {
+    let packet: Packet
+    public let format: EncodedAudioFormat
+
+    init(packet: Packet, format: EncodedAudioFormat) {
+        self.packet = packet
+        self.format = format
+    }
+
+    public var presentationTime: MediaTime? {
+        MediaTime(ffmpeg: packet.pointer.pointee.pts, timeBase: format.timeBase)
+    }
+
+    public var decodeTime: MediaTime? {
+        MediaTime(ffmpeg: packet.pointer.pointee.dts, timeBase: format.timeBase)
+    }
+
+    public var duration: MediaTime? {
+        let value = packet.pointer.pointee.duration
+        return value > 0 ? MediaTime(value: value, timeBase: format.timeBase) : nil
+    }
+
+    public var byteCount: Int { packet.size }
+
+    /// The encoded bytes, valid only during the call.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: packet.pointer.pointee.data, count: packet.size))
+    }
+}

@@ -1,0 +1,67 @@
+internal import CFFmpeg
+
+/// A rational number, as FFmpeg uses for time bases (`1/44100`, `1/90000`).
+public struct Rational: Hashable, Sendable, CustomStringConvertible {
+    public var numerator: Int32
+    public var denominator: Int32
+
+    public init(_ numerator: Int32, _ denominator: Int32) {
+        self.numerator = numerator
+        self.denominator = denominator
+    }
+
+    init(_ value: AVRational) { self.init(value.num, value.den) }
+    var avValue: AVRational { AVRational(num: numerator, den: denominator) }
+
+    public var description: String { "\(numerator)/\(denominator)" }
+}
+
+/// A point or span on a media timeline: `value` ticks of `timeBase` seconds, exact like FFmpeg's
+/// timestamps (no floating point until someone asks for `seconds`).
+public struct MediaTime: Sendable, Comparable, CustomStringConvertible {
+    public var value: Int64
+    public var timeBase: Rational
+
+    public init(value: Int64, timeBase: Rational) {
+        self.value = value
+        self.timeBase = timeBase
+    }
+
+    public static func seconds(_ seconds: Int64) -> MediaTime { MediaTime(value: seconds, timeBase: Rational(1, 1)) }
+
+    public var seconds: Double { Double(value) * Double(timeBase.numerator) / Double(timeBase.denominator) }
+
+    /// The same instant in another time base, rounded to the nearest tick (`av_rescale_q`).
+    public func converted(to timeBase: Rational) -> MediaTime {
+        MediaTime(value: av_rescale_q(value, self.timeBase.avValue, timeBase.avValue), timeBase: timeBase)
+    }
+
+    public static func == (lhs: MediaTime, rhs: MediaTime) -> Bool {
+        av_compare_ts(lhs.value, lhs.timeBase.avValue, rhs.value, rhs.timeBase.avValue) == 0
+    }
+
+    public static func < (lhs: MediaTime, rhs: MediaTime) -> Bool {
+        av_compare_ts(lhs.value, lhs.timeBase.avValue, rhs.value, rhs.timeBase.avValue) < 0
+    }
+
+    /// `h:mm:ss.mmm`, the way players show a position.
+    public var description: String {
+        let totalMilliseconds = Int64((seconds * 1000).rounded())
+        let sign = totalMilliseconds < 0 ? "-" : ""
+        let ms = abs(totalMilliseconds)
+        let (h, m, s, milli) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
+        func pad(_ n: Int64, _ width: Int) -> String {
+            let text = String(n)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(sign)\(h):\(pad(m, 2)):\(pad(s, 2)).\(pad(milli, 3))"
+    }
+}
+
+extension MediaTime {
+    /// Builds a time from an FFmpeg timestamp, which may be `AV_NOPTS_VALUE` ("unknown").
+    init?(ffmpeg value: Int64, timeBase: Rational) {
+        guard value != avp_nopts_value() else { return nil }
+        self.init(value: value, timeBase: timeBase)
+    }
+}

@@ -1,0 +1,40 @@
+internal import CFFmpeg
+
+/// How one PCM sample is stored, named as FFmpeg names it (`s16`, `fltp`…); the `p` forms are
+/// planar (one buffer per channel).
+public enum SampleFormat: String, Sendable, CaseIterable, CustomStringConvertible {
+    case u8, s16, s32, s64, flt, dbl
+    case u8p, s16p, s32p, s64p, fltp, dblp
+
+    public var isPlanar: Bool { av_sample_fmt_is_planar(avValue) != 0 }
+    public var bytesPerSample: Int { Int(av_get_bytes_per_sample(avValue)) }
+    public var description: String { rawValue }
+
+    /// The interleaved form of a planar format, and vice versa.
+    public var packed: SampleFormat { SampleFormat(av_get_packed_sample_fmt(avValue))! }
+    public var planar: SampleFormat { SampleFormat(av_get_planar_sample_fmt(avValue))! }
+
+    var avValue: AVSampleFormat {
+        switch self {
+        case .u8: AV_SAMPLE_FMT_U8
+        case .s16: AV_SAMPLE_FMT_S16
+        case .s32: AV_SAMPLE_FMT_S32
+        case .s64: AV_SAMPLE_FMT_S64
+        case .flt: AV_SAMPLE_FMT_FLT
+        case .dbl: AV_SAMPLE_FMT_DBL
+        case .u8p: AV_SAMPLE_FMT_U8P
+        case .s16p: AV_SAMPLE_FMT_S16P
+        case .s32p: AV_SAMPLE_FMT_S32P
+        case .s64p: AV_SAMPLE_FMT_S64P
+        case .fltp: AV_SAMPLE_FMT_FLTP
+        case .dblp: AV_SAMPLE_FMT_DBLP
+        }
+    }
+
+    init?(_ value: AVSampleFormat) {
+        guard let match = SampleFormat.allCases.first(where: { $0.avValue == value }) else { return nil }
+        self = match
+    }
+
+    init?(rawFFmpegValue value: Int32) { self.init(AVSampleFormat(rawValue: value)) }
+}

@@ -1,0 +1,42 @@
+internal import CFFmpeg
+
+/// Owns one `AVCodecParameters`: a stream's codec description, as muxers need it.
+///
+/// `@unchecked Sendable`: it is filled once in `init` and never written afterwards; every later use
+/// only reads it (`avcodec_parameters_copy` from it), so sharing it between tasks is race-free.
+final class CodecParameters: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<AVCodecParameters>
+
+    init(copying source: UnsafePointer<AVCodecParameters>) throws(AVPipelineError) {
+        pointer = try allocated(avcodec_parameters_alloc())
+        do {
+            try check(avcodec_parameters_copy(pointer, source), "avcodec_parameters_copy")
+        } catch {
+            var owned: UnsafeMutablePointer<AVCodecParameters>? = pointer
+            avcodec_parameters_free(&owned)
+            throw error
+        }
+    }
+
+    init(from context: UnsafePointer<AVCodecContext>) throws(AVPipelineError) {
+        pointer = try allocated(avcodec_parameters_alloc())
+        do {
+            try check(avcodec_parameters_from_context(pointer, context), "avcodec_parameters_from_context")
+        } catch {
+            var owned: UnsafeMutablePointer<AVCodecParameters>? = pointer
+            avcodec_parameters_free(&owned)
+            throw error
+        }
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVCodecParameters>? = pointer
+        avcodec_parameters_free(&owned)
+    }
+
+    var codecID: AVCodecID { pointer.pointee.codec_id }
+    var extradata: [UInt8] {
+        guard let data = pointer.pointee.extradata, pointer.pointee.extradata_size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(pointer.pointee.extradata_size)))
+    }
+}

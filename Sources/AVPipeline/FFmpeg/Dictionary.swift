@@ -1,0 +1,22 @@
+internal import CFFmpeg
+
+/// Runs `body` with an `AVDictionary` built from `options`, frees it afterwards, and rejects any
+/// option FFmpeg did not consume (a typo must not pass silently).
+@discardableResult
+func withDictionary<R>(
+    _ options: [String: String],
+    _ body: (UnsafeMutablePointer<OpaquePointer?>) throws(AVPipelineError) -> R
+) throws(AVPipelineError) -> R {
+    var dictionary: OpaquePointer? = nil
+    defer { av_dict_free(&dictionary) }
+    for (key, value) in options {
+        try check(av_dict_set(&dictionary, key, value, 0), "av_dict_set")
+    }
+    let result = try body(&dictionary)
+    if let leftover = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
+        let key = String(cString: leftover.pointee.key)
+        throw .invalidOption(name: key, value: String(cString: leftover.pointee.value),
+                             reason: "FFmpeg does not know this option")
+    }
+    return result
+}

@@ -1,0 +1,38 @@
+internal import CFFmpeg
+
+/// Owns one `AVFrame` (and through it, references to its refcounted sample buffers).
+final class Frame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    init() throws(AVPipelineError) {
+        pointer = try allocated(av_frame_alloc())
+    }
+
+    /// A frame with its own sample buffers for `frameCount` frames of `format`.
+    convenience init(audio format: AudioFormat, frameCount: Int) throws(AVPipelineError) {
+        try self.init()
+        pointer.pointee.format = format.sampleFormat.avValue.rawValue
+        pointer.pointee.sample_rate = Int32(format.sampleRate)
+        pointer.pointee.nb_samples = Int32(frameCount)
+        try format.channelLayout.withAVChannelLayout { layout throws(AVPipelineError) in
+            try check(av_channel_layout_copy(&pointer.pointee.ch_layout, layout), "av_channel_layout_copy")
+        }
+        try check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer")
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&owned)
+    }
+
+    /// A new owner holding the references `self` held; `self` is left blank for reuse.
+    func takeReference() throws(AVPipelineError) -> Frame {
+        let moved = try Frame()
+        av_frame_move_ref(moved.pointer, pointer)
+        return moved
+    }
+
+    func unref() { av_frame_unref(pointer) }
+
+    var sampleCount: Int { Int(pointer.pointee.nb_samples) }
+}

@@ -1,0 +1,70 @@
+internal import CFFmpeg
+
+/// Owns one muxing `AVFormatContext` and its `AVIOContext` (freed with `avio_closep` +
+/// `avformat_free_context`). Writes to the path it is given — a temporary file, see
+/// `AtomicOutputFile`.
+final class OutputContext {
+    let pointer: UnsafeMutablePointer<AVFormatContext>
+    let path: String
+    private var ioOpen = false
+
+    init(formatName: String, path: String) throws(AVPipelineError) {
+        self.path = path
+        var context: UnsafeMutablePointer<AVFormatContext>? = nil
+        let rc = avformat_alloc_output_context2(&context, nil, formatName, path)
+        if rc < 0 || context == nil {
+            throw .unsupportedFormat("FFmpeg has no '\(formatName)' muxer")
+        }
+        pointer = context!
+        if (pointer.pointee.oformat.pointee.flags & avp_fmt_nofile()) == 0 {
+            let openRC = avio_open(&pointer.pointee.pb, path, avp_avio_flag_write())
+            if openRC < 0 {
+                avformat_free_context(pointer)
+                throw .outputNotWritable(path: path, reason: ffmpegErrorText(openRC))
+            }
+            ioOpen = true
+        }
+    }
+
+    deinit {
+        if ioOpen { avio_closep(&pointer.pointee.pb) }
+        avformat_free_context(pointer)
+    }
+
+    /// Whether the container wants codec extradata out of band (MP4) rather than in-band (ADTS).
+    var wantsGlobalHeader: Bool { (pointer.pointee.oformat.pointee.flags & avp_fmt_globalheader()) != 0 }
+
+    func addStream(parameters: CodecParameters, timeBase: Rational) throws(AVPipelineError) -> UnsafeMutablePointer<AVStream> {
+        let stream = try allocated(avformat_new_stream(pointer, nil))
+        try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters.pointer), "avcodec_parameters_copy")
+        stream.pointee.codecpar.pointee.codec_tag = 0
+        stream.pointee.time_base = timeBase.avValue
+        return stream
+    }
+
+    func writeHeader(options: [String: String] = [:]) throws(AVPipelineError) {
+        try withDictionary(options) { dictionary throws(AVPipelineError) in
+            try check(avformat_write_header(pointer, dictionary), "avformat_write_header")
+        }
+    }
+
+    /// Writes one packet directly (single-stream outputs need no interleaving queue).
+    func write(_ packet: Packet) throws(AVPipelineError) {
+        try check(av_write_frame(pointer, packet.pointer), "av_write_frame")
+    }
+
+    /// Writes one packet through libavformat's interleaving queue; takes the packet's reference.
+    func writeInterleaved(_ packet: Packet) throws(AVPipelineError) {
+        try check(av_interleaved_write_frame(pointer, packet.pointer), "av_interleaved_write_frame")
+    }
+
+    /// Finishes the container and flushes and closes the file; reports a write error (disk full)
+    /// that buffered I/O only shows at this point.
+    func finish() throws(AVPipelineError) {
+        try check(av_write_trailer(pointer), "av_write_trailer")
+        if ioOpen {
+            ioOpen = false
+            try check(avio_closep(&pointer.pointee.pb), "avio_closep")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// An output that appears under its final name only when complete.
+///
+/// Writing goes to a hidden temporary file in the same folder (so the final rename is atomic);
+/// `commit()` moves it into place. If the owner is dropped without committing — an error, a
+/// cancellation — the temporary file is removed, so a failed run leaves nothing behind.
+final class AtomicOutputFile {
+    let finalPath: String
+    let temporaryPath: String
+    private let overwrite: Bool
+    private var committed = false
+
+    init(path: String, overwrite: Bool) throws(AVPipelineError) {
+        finalPath = path
+        self.overwrite = overwrite
+        let folder = Self.folder(of: path)
+        var info = stat()
+        if stat(folder, &info) != 0 || (info.st_mode & S_IFMT) != S_IFDIR {
+            throw .outputNotWritable(path: path, reason: "folder '\(folder)' does not exist")
+        }
+        if stat(path, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR { throw .outputNotWritable(path: path, reason: "is a directory") }
+            if !overwrite { throw .outputExists(path: path) }
+        }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        var template = Array("\(folder)/.\(name).avpipe-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw .outputNotWritable(path: path, reason: errnoText()) }
+        close(fd)
+        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    deinit {
+        if !committed { unlink(temporaryPath) }
+    }
+
+    /// Moves the finished temporary file to its final name. Without `overwrite`, a file that
+    /// appeared at the final path meanwhile is never replaced (`link` fails on an existing name).
+    func commit() throws(AVPipelineError) {
+        // mkstemp creates 0600; give the output the permissions a normal new file gets.
+        let mask = umask(0)
+        umask(mask)
+        chmod(temporaryPath, 0o666 & ~mask)
+        if overwrite {
+            guard rename(temporaryPath, finalPath) == 0 else {
+                throw .outputNotWritable(path: finalPath, reason: errnoText())
+            }
+        } else {
+            guard link(temporaryPath, finalPath) == 0 else {
+                if errno == EEXIST { throw .outputExists(path: finalPath) }
+                throw .outputNotWritable(path: finalPath, reason: errnoText())
+            }
+            unlink(temporaryPath)
+        }
+        committed = true
+    }
+
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let folder = String(path[..<slash])
+        return folder.isEmpty ? "/" : folder
+    }
+}

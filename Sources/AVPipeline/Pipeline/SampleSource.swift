@@ -1,0 +1,31 @@
+/// A pipeline stage that produces buffers when asked: the pull half of every stage.
+///
+/// A consumer calls `next()` for each buffer; `nil` means end of stream. A stage asks its own
+/// upstream only when it needs input, so nothing is produced that nobody asked for and memory stays
+/// bounded by construction. Sources are single-pass `AsyncSequence`s (`for try await buffer in
+/// source`), owned by one task at a time; they are not `Sendable`.
+///
+/// The buffer type is the contract between stages: an AAC encoder is a `SampleSource` of
+/// `EncodedAudioPacket<AAC>` that needs an upstream of `PCMBuffer`, so wiring it to anything else
+/// is a compile-time error.
+public protocol SampleSource<Buffer>: AnyObject, AsyncSequence, AsyncIteratorProtocol
+where Element == Buffer, AsyncIterator == Self {
+    associatedtype Buffer: SampleBuffer
+
+    /// The format every buffer of this source has; known as soon as the stage is built.
+    var outputFormat: Buffer.Format { get }
+
+    /// The next buffer, or `nil` at end of stream. Throws `AVPipelineError` (`.cancelled` when the
+    /// pulling task is cancelled).
+    func next() async throws -> Buffer?
+}
+
+extension SampleSource {
+    public func makeAsyncIterator() -> Self { self }
+}
+
+/// Throws `.cancelled` when the current task is cancelled: each stage calls it once per pull, so a
+/// cancelled pipeline stops within one buffer.
+func checkCancellation() throws(AVPipelineError) {
+    if Task.isCancelled { throw .cancelled }
+}

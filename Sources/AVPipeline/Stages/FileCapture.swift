@@ -1,0 +1,155 @@
+internal import CFFmpeg
+
+/// Capture from a file: reads PCM audio (a WAV of any sample format libavformat reads) and hands it
+/// out in small fixed-size chunks, the way a microphone callback would — optionally paced in real
+/// time like a live input.
+public final class FileCapture: SampleSource {
+    public typealias Buffer = PCMBuffer
+
+    public struct Options: Sendable {
+        /// Sample frames per chunk (the last chunk may be shorter).
+        public var chunkFrames: Int = 1024
+        /// Deliver chunks no faster than real time, like a live microphone.
+        public var realtime: Bool = false
+
+        public init(chunkFrames: Int = 1024, realtime: Bool = false) {
+            self.chunkFrames = chunkFrames
+            self.realtime = realtime
+        }
+    }
+
+    public let path: String
+    public let outputFormat: AudioFormat
+    /// Total length when the file declares it.
+    public let duration: MediaTime?
+
+    private let options: Options
+    private let input: InputContext
+    private let streamIndex: Int
+    private let decoder: CodecContext
+    private let fifo: AudioFIFO
+    private let packet: Packet
+    private let frame: Frame
+    private let declaredFrames: Int64?
+    private var framesOut: Int64 = 0
+    private var inputEnded = false
+    private var startInstant: ContinuousClock.Instant?
+
+    public init(path: String, options: Options = Options()) throws {
+        guard options.chunkFrames > 0, options.chunkFrames <= 1 << 20 else {
+            throw AVPipelineError.invalidOption(name: "chunk frames", value: "\(options.chunkFrames)",
+                                                reason: "must be between 1 and 1048576")
+        }
+        self.path = path
+        self.options = options
+        input = try InputContext(path: path)
+        guard let index = input.bestStream(AVMEDIA_TYPE_AUDIO) else { throw AVPipelineError.noAudioStream(path: path) }
+        streamIndex = index
+        let stream = input.stream(index)
+        let parameters = stream.pointee.codecpar!
+        let codecID = Codec(parameters.pointee.codec_id)
+        guard codecID.isPCM else {
+            throw AVPipelineError.unsupportedCodec("'\(path)' holds \(codecID) audio; capture reads PCM (WAV) files only")
+        }
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw AVPipelineError.unsupportedCodec("\(codecID): FFmpeg has no decoder for it")
+        }
+        decoder = try CodecContext(codec: codec)
+        try check(avcodec_parameters_to_context(decoder.pointer, parameters), "avcodec_parameters_to_context")
+        try decoder.open()
+        // Other streams (cover art, a second track) are skipped at the demuxer.
+        for other in 0..<input.streamCount where other != index { input.stream(other).pointee.discard = AVDISCARD_ALL }
+
+        let context = decoder.pointer.pointee
+        guard let sampleFormat = SampleFormat(rawFFmpegValue: context.sample_fmt.rawValue) else {
+            throw AVPipelineError.unsupportedSampleFormat(String(cString: av_get_sample_fmt_name(context.sample_fmt)))
+        }
+        guard context.sample_rate > 0, context.ch_layout.nb_channels > 0 else {
+            throw AVPipelineError.notAMediaFile(path: path, reason: "audio stream without sample rate or channels")
+        }
+        let format = AudioFormat(sampleFormat: sampleFormat, sampleRate: Int(context.sample_rate),
+                                 channelLayout: ChannelLayout(context.ch_layout))
+        outputFormat = format
+        let declared = MediaTime(ffmpeg: stream.pointee.duration, timeBase: Rational(stream.pointee.time_base))
+            .map { $0.converted(to: format.sampleTimeBase).value }
+        let frames = declared.flatMap { $0 > 0 ? $0 : nil }
+        declaredFrames = frames
+        duration = frames.map { MediaTime(value: $0, timeBase: format.sampleTimeBase) } ?? input.duration
+        fifo = try AudioFIFO(format: format, initialCapacity: options.chunkFrames * 2)
+        packet = try Packet()
+        frame = try Frame()
+    }
+
+    public func next() async throws -> PCMBuffer? {
+        try checkCancellation()
+        while fifo.count < options.chunkFrames && !inputEnded {
+            try decodeMore()
+        }
+        guard fifo.count > 0 else {
+            try verifyComplete()
+            return nil
+        }
+        let chunk = try fifo.read(maximum: options.chunkFrames)
+        chunk.pointer.pointee.pts = framesOut
+        framesOut += Int64(chunk.sampleCount)
+        if options.realtime { try await paceUntil(frames: framesOut - Int64(chunk.sampleCount)) }
+        return PCMBuffer(frame: chunk, format: outputFormat)
+    }
+
+    /// Reads one packet of the audio stream and moves what it decodes into the FIFO.
+    private func decodeMore() throws(AVPipelineError) {
+        var gotPacket = false
+        while !gotPacket {
+            guard try input.read(into: packet) else {
+                inputEnded = true
+                _ = try decoder.send(packet: nil)
+                try drainDecoder()
+                return
+            }
+            gotPacket = packet.streamIndex == streamIndex
+            if !gotPacket { packet.unref() }
+        }
+        defer { packet.unref() }
+        do {
+            _ = try decoder.send(packet: packet.pointer)
+        } catch {
+            throw .invalidData(path: path, position: position, reason: "\(error)")
+        }
+        try drainDecoder()
+    }
+
+    private func drainDecoder() throws(AVPipelineError) {
+        while try decoder.receive(frame: frame) == .got {
+            defer { frame.unref() }
+            try fifo.write(frame.pointer)
+        }
+    }
+
+    private var position: MediaTime { MediaTime(value: framesOut, timeBase: outputFormat.sampleTimeBase) }
+
+    /// A WAV whose data chunk promises more audio than the file holds was cut short.
+    private func verifyComplete() throws(AVPipelineError) {
+        guard let declaredFrames, framesOut < declaredFrames else { return }
+        let missing = MediaTime(value: declaredFrames - framesOut, timeBase: outputFormat.sampleTimeBase)
+        throw .invalidData(path: path, position: position,
+                           reason: "file is truncated: \(String(format1: missing.seconds)) s of declared audio missing")
+    }
+
+    private func paceUntil(frames: Int64) async throws {
+        let clock = ContinuousClock()
+        let start = startInstant ?? clock.now
+        startInstant = start
+        let due = start + .nanoseconds(frames * 1_000_000_000 / Int64(outputFormat.sampleRate))
+        if due > clock.now {
+            do { try await clock.sleep(until: due) } catch { throw AVPipelineError.cancelled }
+        }
+    }
+}
+
+extension String {
+    /// A number with one decimal, without Foundation's formatter.
+    init(format1 value: Double) {
+        let tenths = Int64((value * 10).rounded())
+        self = "\(tenths / 10).\(abs(tenths % 10))"
+    }
+}

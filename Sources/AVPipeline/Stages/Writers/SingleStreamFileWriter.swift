@@ -1,0 +1,88 @@
+internal import CFFmpeg
+
+/// What a finished write produced.
+public struct WriteSummary: Sendable {
+    public let path: String
+    public let packets: Int
+    public let bytes: Int
+    /// Media time covered (end of the last packet), when packets carried timestamps.
+    public let duration: MediaTime?
+}
+
+/// The shared engine of the one-track writers: a libavformat muxer writing into an
+/// `AtomicOutputFile`. It takes packets, rescales their timestamps to the track's time base and
+/// writes them; `finish()` completes the container and only then moves the file into place.
+final class SingleStreamFileWriter {
+    private let file: AtomicOutputFile
+    private let context: OutputContext
+    private let stream: UnsafeMutablePointer<AVStream>
+    private let sourceTimeBase: Rational
+    private var packets = 0
+    private var bytes = 0
+    private var end: MediaTime?
+
+    init(path: String, muxer: String, overwrite: Bool, parameters: CodecParameters, timeBase: Rational,
+         muxerOptions: [String: String] = [:]) throws(AVPipelineError) {
+        file = try AtomicOutputFile(path: path, overwrite: overwrite)
+        context = try OutputContext(formatName: muxer, path: file.temporaryPath)
+        stream = try context.addStream(parameters: parameters, timeBase: timeBase)
+        sourceTimeBase = timeBase
+        do {
+            try context.writeHeader(options: muxerOptions)
+        } catch {
+            throw Self.describe(error, path: path)
+        }
+    }
+
+    /// Writes one packet; the packet's payload reference is consumed.
+    func write(_ packet: Packet) throws(AVPipelineError) {
+        let p = packet.pointer
+        av_packet_rescale_ts(p, sourceTimeBase.avValue, stream.pointee.time_base)
+        p.pointee.stream_index = stream.pointee.index
+        if let pts = MediaTime(ffmpeg: p.pointee.pts, timeBase: Rational(stream.pointee.time_base)) {
+            let packetEnd = MediaTime(value: pts.value + max(p.pointee.duration, 0), timeBase: pts.timeBase)
+            if end.map({ packetEnd > $0 }) ?? true { end = packetEnd }
+        }
+        packets += 1
+        bytes += packet.size
+        do {
+            try context.write(packet)
+        } catch {
+            throw Self.describe(error, path: file.finalPath)
+        }
+        packet.unref()
+    }
+
+    var position: MediaTime? { end }
+
+    func finish() throws(AVPipelineError) -> WriteSummary {
+        do {
+            try context.finish()
+        } catch {
+            throw Self.describe(error, path: file.finalPath)
+        }
+        try file.commit()
+        return WriteSummary(path: file.finalPath, packets: packets, bytes: bytes, duration: end)
+    }
+
+    /// I/O failures (disk full, file size limit) become `outputWriteFailed` naming the output.
+    static func describe(_ error: AVPipelineError, path: String) -> AVPipelineError {
+        guard case .ffmpeg(_, let code, let message) = error else { return error }
+        switch avp_errno_of(code) {
+        case ENOSPC, EIO, EFBIG, EDQUOT, EROFS, EACCES: return .outputWriteFailed(path: path, reason: message)
+        default: return error
+        }
+    }
+}
+
+/// Pulls every packet from `upstream` into `writer`, reporting progress after each one.
+func drain<Upstream: SampleSource, C: AudioCodecKind>(
+    _ upstream: Upstream, into writer: SingleStreamFileWriter, progress: ((MediaTime) -> Void)?
+) async throws -> WriteSummary where Upstream.Buffer == EncodedAudioPacket<C> {
+    while let buffer = try await upstream.next() {
+        try writer.write(buffer.packet)
+        if let progress, let position = writer.position { progress(position) }
+    }
+    try checkCancellation()
+    return try writer.finish()
+}

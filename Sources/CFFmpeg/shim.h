@@ -1,0 +1,48 @@
+// The FFmpeg headers avpipe uses, plus what Swift cannot import from them: function-like macros
+// (AVERROR, av_err2str) and macro constants become static inline functions with an `avp_` prefix.
+#ifndef AVPIPE_CFFMPEG_SHIM_H
+#define AVPIPE_CFFMPEG_SHIM_H
+
+#include <errno.h>
+#include <libavcodec/avcodec.h>
+#include <libavcodec/bsf.h>
+#include <libavformat/avformat.h>
+#include <libavformat/avio.h>
+#include <libavutil/audio_fifo.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/display.h>
+#include <libavutil/error.h>
+#include <libavutil/log.h>
+#include <libavutil/mathematics.h>
+#include <libavutil/opt.h>
+#include <libavutil/samplefmt.h>
+#include <libswresample/swresample.h>
+
+static inline int avp_error_eagain(void) { return AVERROR(EAGAIN); }
+static inline int avp_error_eof(void) { return AVERROR_EOF; }
+static inline int avp_error_enomem(void) { return AVERROR(ENOMEM); }
+static inline int avp_error_einval(void) { return AVERROR(EINVAL); }
+static inline int avp_error_invaliddata(void) { return AVERROR_INVALIDDATA; }
+static inline int avp_error_exit(void) { return AVERROR_EXIT; }
+static inline int avp_errno_of(int averror) { return AVUNERROR(averror); }
+static inline int64_t avp_nopts_value(void) { return AV_NOPTS_VALUE; }
+static inline AVRational avp_time_base_q(void) { return AV_TIME_BASE_Q; }
+static inline int avp_input_buffer_padding_size(void) { return AV_INPUT_BUFFER_PADDING_SIZE; }
+static inline int avp_pkt_flag_key(void) { return AV_PKT_FLAG_KEY; }
+static inline int avp_pkt_flag_corrupt(void) { return AV_PKT_FLAG_CORRUPT; }
+static inline int avp_codec_cap_variable_frame_size(void) { return AV_CODEC_CAP_VARIABLE_FRAME_SIZE; }
+static inline int avp_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
+static inline int avp_fmt_globalheader(void) { return AVFMT_GLOBALHEADER; }
+static inline int avp_fmt_nofile(void) { return AVFMT_NOFILE; }
+static inline int avp_avio_flag_write(void) { return AVIO_FLAG_WRITE; }
+static inline int avp_avio_flag_read(void) { return AVIO_FLAG_READ; }
+static inline int avp_profile_aac_low(void) { return FF_PROFILE_AAC_LOW; }
+static inline int avp_profile_unknown(void) { return FF_PROFILE_UNKNOWN; }
+
+/// Copies FFmpeg's text for an error code into `buf` (what av_err2str does, without the macro).
+static inline const char *avp_err2str(int errnum, char *buf, size_t size) {
+    av_strerror(errnum, buf, size);
+    return buf;
+}
+
+#endif

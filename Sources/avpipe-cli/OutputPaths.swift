@@ -1,0 +1,25 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+enum OutputPaths {
+    /// The lower-cased extension of `path` ("" when it has none).
+    static func fileExtension(_ path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...]).lowercased()
+    }
+
+    /// Refuses to write over the input: the output is written beside it and renamed, which would
+    /// replace the very file being read.
+    static func ensureDistinct(input: String, output: String) throws {
+        var a = stat(), b = stat()
+        guard stat(input, &a) == 0, stat(output, &b) == 0 else { return }
+        if a.st_dev == b.st_dev && a.st_ino == b.st_ino {
+            throw ValidationError("the output '\(output)' is the input file")
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import AVPipeline
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One self-rewriting status line on stderr (percent, position, speed × real time), shown only when
+/// stderr is a terminal and redrawn at most ten times a second.
+final class ProgressLine {
+    private let total: MediaTime?
+    private let enabled: Bool
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+    private var lastDraw: ContinuousClock.Instant
+    private var drew = false
+
+    init(total: MediaTime?, enabled: Bool = isTerminal(STDERR_FILENO)) {
+        self.total = total
+        self.enabled = enabled
+        start = clock.now
+        lastDraw = start
+    }
+
+    func update(_ position: MediaTime) {
+        guard enabled, clock.now - lastDraw >= .milliseconds(100) else { return }
+        lastDraw = clock.now
+        draw(position)
+    }
+
+    /// Ends the line (after a last redraw) so later output starts on a fresh line.
+    func finish(at position: MediaTime?) {
+        guard enabled else { return }
+        if let position { draw(position) }
+        if drew { emit("\n") }
+    }
+
+    private func draw(_ position: MediaTime) {
+        var text = "\r\u{1B}[K"
+        if let total, total.seconds > 0 {
+            let percent = min(100, Int(position.seconds / total.seconds * 100))
+            text += "\(percent)%  \(position) / \(total)"
+        } else {
+            text += "\(position)"
+        }
+        let elapsed = (clock.now - start).secondsDouble
+        if elapsed > 0.05 { text += "  \(String(oneDecimal: position.seconds / elapsed))× real time" }
+        emit(text)
+        drew = true
+    }
+
+    private func emit(_ text: String) {
+        var text = text
+        text.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}
+
+extension Duration {
+    var secondsDouble: Double {
+        let (s, atto) = components
+        return Double(s) + Double(atto) / 1e18
+    }
+}
+
+extension String {
+    init(oneDecimal value: Double) {
+        let tenths = Int64((value * 10).rounded())
+        self = "\(tenths / 10).\(abs(tenths % 10))"
+    }
+}
