@@ -40,14 +40,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "AVPipelineTests",
-            dependencies: ["AVPipeline"],
+            dependencies: ["AVPipeline", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "AvpipeCLITests",
-            dependencies: ["avpipe-cli"],
+            dependencies: ["avpipe-cli", "TestSupport"],
             swiftSettings: strict
         ),
     ],

@@ -36,3 +36,21 @@ public enum AAC: AudioCodecKind {
 public enum AnyAudioCodec: AudioCodecKind {
     public static func accepts(_ codec: Codec) -> Bool { true }
 }
+
+/// A video codec known at compile time (see `AudioCodecKind`).
+public protocol VideoCodecKind {
+    static func accepts(_ codec: Codec) -> Bool
+}
+
+public enum H264: VideoCodecKind {
+    public static func accepts(_ codec: Codec) -> Bool { codec == .h264 }
+}
+
+public enum HEVC: VideoCodecKind {
+    public static func accepts(_ codec: Codec) -> Bool { codec == .hevc }
+}
+
+/// Any video codec, as a demuxer finds it.
+public enum AnyVideoCodec: VideoCodecKind {
+    public static func accepts(_ codec: Codec) -> Bool { true }
+}

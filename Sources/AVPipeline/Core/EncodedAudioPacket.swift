@@ -64,3 +64,18 @@ public final class EncodedAudioPacket<Codec: AudioCodecKind>: SampleBuffer {
         try body(UnsafeRawBufferPointer(start: packet.pointer.pointee.data, count: packet.size))
     }
 }
+
+extension EncodedAudioPacket {
+    public var isKeyframe: Bool { (packet.pointer.pointee.flags & avp_pkt_flag_key()) != 0 }
+
+    /// The same packet re-tagged with another codec kind (no copy); callers check `accepts` first.
+    func retagged<Other: AudioCodecKind>(as _: Other.Type) -> EncodedAudioPacket<Other> {
+        EncodedAudioPacket<Other>(packet: packet, format: format)
+    }
+}
+
+extension EncodedVideoPacket {
+    func retagged<Other: VideoCodecKind>(as _: Other.Type) -> EncodedVideoPacket<Other> {
+        EncodedVideoPacket<Other>(packet: packet, format: format)
+    }
+}

@@ -1,0 +1,69 @@
+internal import CFFmpeg
+
+/// How H.264/H.265 NAL units are delimited in a packet.
+public enum NALFraming: String, Sendable {
+    /// Length-prefixed NAL units, parameter sets in the extradata (`avcC`/`hvcC`): how MP4/MOV store them.
+    case lengthPrefixed
+    /// Start codes (`00 00 00 01`), parameter sets in-band: raw `.h264`/`.h265` streams, MPEG-TS.
+    case annexB
+}
+
+/// Describes an encoded video stream; shared by every packet of the stream.
+public struct EncodedVideoFormat: Sendable, CustomStringConvertible {
+    public let codec: Codec
+    /// Coded size, as stored (before rotation).
+    public let width: Int
+    public let height: Int
+    public let profile: String?
+    public let bitRate: Int?
+    public let timeBase: Rational
+    /// Average frame rate when known.
+    public let frameRate: Rational?
+    /// NAL framing of the packets (meaningful for H.264/H.265).
+    public let framing: NALFraming
+    let parameters: CodecParameters
+
+    init(parameters: CodecParameters, timeBase: Rational, frameRate: Rational?, framing: NALFraming) {
+        let p = parameters.pointer.pointee
+        self.parameters = parameters
+        self.timeBase = timeBase
+        self.frameRate = frameRate
+        self.framing = framing
+        codec = Codec(p.codec_id)
+        width = Int(p.width)
+        height = Int(p.height)
+        bitRate = p.bit_rate > 0 ? Int(p.bit_rate) : nil
+        profile = avcodec_profile_name(p.codec_id, p.profile).map { String(cString: $0) }
+    }
+
+    public var extradata: [UInt8] { parameters.extradata }
+
+    public var description: String {
+        "\(codec)\(profile.map { " (\($0))" } ?? "") \(width)x\(height) \(framing)"
+    }
+}
+
+/// One encoded video packet (an access unit). `Codec` is a compile-time tag like
+/// `EncodedAudioPacket`'s. Wraps a refcounted `AVPacket`.
+public final class EncodedVideoPacket<Codec: VideoCodecKind>: SampleBuffer {
+    let packet: Packet
+    public let format: EncodedVideoFormat
+
+    init(packet: Packet, format: EncodedVideoFormat) {
+        self.packet = packet
+        self.format = format
+    }
+
+    public var presentationTime: MediaTime? { MediaTime(ffmpeg: packet.pointer.pointee.pts, timeBase: format.timeBase) }
+    public var decodeTime: MediaTime? { MediaTime(ffmpeg: packet.pointer.pointee.dts, timeBase: format.timeBase) }
+    public var duration: MediaTime? {
+        let value = packet.pointer.pointee.duration
+        return value > 0 ? MediaTime(value: value, timeBase: format.timeBase) : nil
+    }
+    public var isKeyframe: Bool { (packet.pointer.pointee.flags & avp_pkt_flag_key()) != 0 }
+    public var byteCount: Int { packet.size }
+
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: packet.pointer.pointee.data, count: packet.size))
+    }
+}

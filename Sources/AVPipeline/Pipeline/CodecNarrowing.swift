@@ -1,0 +1,52 @@
+/// Turns a stream whose codec is known only at run time (what a demuxer yields) into a typed one:
+/// it checks the codec once, when built, and then re-tags each packet without copying it. This is
+/// how a demuxed track is fed to a stage that takes one codec only (`ADTSWriter` takes AAC).
+public final class AudioCodecNarrowing<Upstream: SampleSource, Target: AudioCodecKind>: SampleSource
+where Upstream.Buffer == EncodedAudioPacket<AnyAudioCodec> {
+    public typealias Buffer = EncodedAudioPacket<Target>
+    private let upstream: Upstream
+    public var outputFormat: EncodedAudioFormat { upstream.outputFormat }
+
+    public init(upstream: Upstream, to _: Target.Type = Target.self) throws {
+        guard Target.accepts(upstream.outputFormat.codec) else {
+            throw AVPipelineError.unsupportedCodec("expected \(Target.self) audio, the stream holds \(upstream.outputFormat.codec)")
+        }
+        self.upstream = upstream
+    }
+
+    public func next() async throws -> EncodedAudioPacket<Target>? {
+        try await upstream.next()?.retagged(as: Target.self)
+    }
+}
+
+/// The video counterpart of `AudioCodecNarrowing`.
+public final class VideoCodecNarrowing<Upstream: SampleSource, Target: VideoCodecKind>: SampleSource
+where Upstream.Buffer == EncodedVideoPacket<AnyVideoCodec> {
+    public typealias Buffer = EncodedVideoPacket<Target>
+    private let upstream: Upstream
+    public var outputFormat: EncodedVideoFormat { upstream.outputFormat }
+
+    public init(upstream: Upstream, to _: Target.Type = Target.self) throws {
+        guard Target.accepts(upstream.outputFormat.codec) else {
+            throw AVPipelineError.unsupportedCodec("expected \(Target.self) video, the stream holds \(upstream.outputFormat.codec)")
+        }
+        self.upstream = upstream
+    }
+
+    public func next() async throws -> EncodedVideoPacket<Target>? {
+        try await upstream.next()?.retagged(as: Target.self)
+    }
+}
+
+extension SampleSource where Buffer == EncodedAudioPacket<AnyAudioCodec> {
+    /// This stream as `Target` packets; throws `unsupportedCodec` if it holds another codec.
+    public func requiring<Target: AudioCodecKind>(_ target: Target.Type) throws -> AudioCodecNarrowing<Self, Target> {
+        try AudioCodecNarrowing(upstream: self, to: target)
+    }
+}
+
+extension SampleSource where Buffer == EncodedVideoPacket<AnyVideoCodec> {
+    public func requiring<Target: VideoCodecKind>(_ target: Target.Type) throws -> VideoCodecNarrowing<Self, Target> {
+        try VideoCodecNarrowing(upstream: self, to: target)
+    }
+}

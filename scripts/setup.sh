@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs everything avpipe needs on Debian 12 (and Ubuntu): the FFmpeg development libraries it
+# links, and the tools its tests use as independent oracles. Idempotent; run as root or via sudo.
+set -euo pipefail
+
+packages=(
+    # build
+    pkg-config
+    libavformat-dev
+    libavcodec-dev
+    libavutil-dev
+    libswresample-dev
+    libsdl2-dev
+    # test oracles and media generation
+    ffmpeg
+    faad
+    gstreamer1.0-tools
+    gstreamer1.0-plugins-base
+    gstreamer1.0-plugins-good
+    gstreamer1.0-plugins-bad
+    atomicparsley
+    mkvtoolnix
+    # the real audio-device test
+    pulseaudio
+    pulseaudio-utils
+    # benchmarks and leak checks
+    hyperfine
+    time
+    valgrind
+)
+
+if [[ "$(uname -s)" == "Darwin" ]]; then
+    command -v brew >/dev/null || { echo "setup.sh: install Homebrew first" >&2; exit 1; }
+    brew list ffmpeg >/dev/null 2>&1 || brew install ffmpeg pkg-config sdl2 faad2 hyperfine
+    exit 0
+fi
+
+command -v apt-get >/dev/null || { echo "setup.sh: needs apt-get (Debian/Ubuntu)" >&2; exit 1; }
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || { echo "setup.sh: run as root or install sudo" >&2; exit 1; }
+    sudo="sudo"
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
+    echo "setup.sh: all ${#packages[@]} packages already installed"
+    exit 0
+fi
+echo "setup.sh: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup.sh: done"
