@@ -18,8 +18,8 @@ struct Encode: AsyncParsableCommand {
     @Option(name: .customLong("out"), help: ArgumentHelp("Output file: .aac (ADTS), .m4a or .mp4.", valueName: "file"))
     var output: String
 
-    @Option(help: "Target bit rate in bits per second.")
-    var bitrate: Int = 96_000
+    @Option(help: "Target bit rate in bits per second (default: 96000, or the most AAC-LC carries for small streams).")
+    var bitrate: Int?
 
     @Option(help: "Container, when the output's extension does not say it (adts, m4a, mp4).")
     var format: Container?
@@ -48,7 +48,7 @@ struct Encode: AsyncParsableCommand {
             let ext = OutputPaths.fileExtension(output)
             throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use .aac, .m4a or .mp4, or --format")
         }
-        guard bitrate > 0 else { throw ValidationError("--bitrate must be positive (got \(bitrate))") }
+        if let bitrate, bitrate <= 0 { throw ValidationError("--bitrate must be positive (got \(bitrate))") }
         guard chunkFrames > 0 else { throw ValidationError("--chunk-frames must be positive (got \(chunkFrames))") }
         try OutputPaths.ensureDistinct(input: input, output: output)
     }

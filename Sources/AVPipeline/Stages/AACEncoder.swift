@@ -10,12 +10,13 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
     public typealias Buffer = EncodedAudioPacket<AAC>
 
     public struct Options: Sendable {
-        /// Target bit rate in bits per second (all channels together).
-        public var bitrate: Int = 96_000
+        /// Target bit rate in bits per second (all channels together). nil: 96 kb/s, or the most
+        /// AAC-LC can carry when the stream is too small for that (8 kHz mono carries 48 kb/s).
+        public var bitrate: Int? = nil
         /// Output sample rate; nil keeps the input's rate when AAC supports it, else the nearest rate it does.
         public var sampleRate: Int? = nil
 
-        public init(bitrate: Int = 96_000, sampleRate: Int? = nil) {
+        public init(bitrate: Int? = nil, sampleRate: Int? = nil) {
             self.bitrate = bitrate
             self.sampleRate = sampleRate
         }
@@ -44,14 +45,14 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
         }
         let rate = try Self.chooseSampleRate(requested: options.sampleRate, input: input.sampleRate, codec: codec)
         let layout = try Self.chooseLayout(input.channelLayout, codec: codec)
-        try Self.validate(bitrate: options.bitrate, sampleRate: rate, channels: layout.channelCount)
+        let bitrate = try Self.bitrate(options.bitrate, sampleRate: rate, channels: layout.channelCount)
         encoderInputFormat = AudioFormat(sampleFormat: .fltp, sampleRate: rate, channelLayout: layout)
 
         encoder = try CodecContext(codec: codec)
         let context = encoder.pointer
         context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
         context.pointee.sample_rate = Int32(rate)
-        context.pointee.bit_rate = Int64(options.bitrate)
+        context.pointee.bit_rate = Int64(bitrate)
         context.pointee.profile = avp_profile_aac_low()
         context.pointee.time_base = AVRational(num: 1, den: Int32(rate))
         context.pointee.flags |= avp_codec_flag_global_header()
@@ -168,12 +169,17 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
             "AAC cannot code \(input.channelCount) channels (\(input)); it supports \(supported.map(\.description).joined(separator: ", "))")
     }
 
-    /// AAC-LC carries at most 6144 bits per channel per 1024-frame packet.
-    private static func validate(bitrate: Int, sampleRate: Int, channels: Int) throws {
+    public static var defaultBitrate: Int { 96_000 }
+
+    /// AAC-LC carries at most 6144 bits per channel per 1024-frame packet: an explicit request
+    /// beyond that is an error, the default is lowered to fit.
+    private static func bitrate(_ requested: Int?, sampleRate: Int, channels: Int) throws -> Int {
         let maximum = 6 * sampleRate * channels
+        guard let bitrate = requested else { return Swift.min(defaultBitrate, maximum) }
         guard bitrate >= 8_000, bitrate <= maximum else {
             throw AVPipelineError.invalidOption(name: "bitrate", value: "\(bitrate)",
                                                 reason: "must be between 8000 and \(maximum) for \(channels) channel(s) at \(sampleRate) Hz")
         }
+        return bitrate
     }
 }

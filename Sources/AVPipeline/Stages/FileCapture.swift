@@ -112,10 +112,10 @@ public final class FileCapture: SampleSource {
         defer { packet.unref() }
         do {
             _ = try decoder.send(packet: packet.pointer)
-        } catch {
-            throw .invalidData(path: path, position: position, reason: "\(error)")
+            try drainDecoder()
+        } catch .ffmpeg(_, let code, let message) {
+            throw damaged(code: code, message: message)
         }
-        try drainDecoder()
     }
 
     private func drainDecoder() throws(AVPipelineError) {
@@ -123,6 +123,15 @@ public final class FileCapture: SampleSource {
             defer { frame.unref() }
             try fifo.write(frame.pointer)
         }
+    }
+
+    /// A PCM decoder only fails on a packet that is not whole samples: at the end of the file that
+    /// is a file cut short, anywhere else damage.
+    private func damaged(code: Int32, message: String) -> AVPipelineError {
+        packet.unref()
+        let atEnd = (try? input.read(into: packet)) == false
+        return .invalidData(path: path, position: position,
+                            reason: atEnd ? "file is truncated (its last sample is incomplete)" : message)
     }
 
     private var position: MediaTime { MediaTime(value: framesOut, timeBase: outputFormat.sampleTimeBase) }
