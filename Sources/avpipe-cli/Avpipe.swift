@@ -1,4 +1,9 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 @main
 struct Avpipe: AsyncParsableCommand {
@@ -13,4 +18,27 @@ struct Avpipe: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [Encode.self]
     )
+
+    /// Parses and runs like swift-argument-parser's own `main`, but reports every error — usage
+    /// errors included — as one `avpipe: error: …` line with its documented exit code.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch let code as ExitCode {
+            terminate(code.rawValue)  // already reported by the command
+        } catch {
+            let code = exitCode(for: error)
+            guard code != .success else { exit(withError: error) }  // --help, --version
+            printError(message(for: error) + " (see 'avpipe --help')")
+            terminate(code.rawValue)
+        }
+    }
 }
+
+/// The C library's `exit`, which `ParsableCommand.exit(withError:)` hides inside the command type.
+private func terminate(_ status: Int32) -> Never { exit(status) }

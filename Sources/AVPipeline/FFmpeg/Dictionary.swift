@@ -1,10 +1,12 @@
 internal import CFFmpeg
 
-/// Runs `body` with an `AVDictionary` built from `options`, frees it afterwards, and rejects any
-/// option FFmpeg did not consume (a typo must not pass silently).
+/// Runs `body` with an `AVDictionary` built from `options`, frees it afterwards, and (unless told
+/// otherwise) rejects any option FFmpeg did not consume: a typo must not pass silently. Calls that
+/// leave options unconsumed when they fail (`avformat_open_input`) pass `rejectingUnused: false`.
 @discardableResult
 func withDictionary<R>(
     _ options: [String: String],
+    rejectingUnused: Bool = true,
     _ body: (UnsafeMutablePointer<OpaquePointer?>) throws(AVPipelineError) -> R
 ) throws(AVPipelineError) -> R {
     var dictionary: OpaquePointer? = nil
@@ -13,7 +15,7 @@ func withDictionary<R>(
         try check(av_dict_set(&dictionary, key, value, 0), "av_dict_set")
     }
     let result = try body(&dictionary)
-    if let leftover = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
+    if rejectingUnused, let leftover = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
         let key = String(cString: leftover.pointee.key)
         throw .invalidOption(name: key, value: String(cString: leftover.pointee.value),
                              reason: "FFmpeg does not know this option")

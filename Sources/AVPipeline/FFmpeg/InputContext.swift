@@ -12,7 +12,7 @@ final class InputContext {
         self.path = path
         try InputFileCheck.verify(path)
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
-        let rc = try withDictionary(["protocol_whitelist": "file"]) { options in
+        let rc = try withDictionary(["protocol_whitelist": "file"], rejectingUnused: false) { options in
             avformat_open_input(&context, "file:" + path, nil, options)
         }
         if rc < 0 { throw Self.openError(rc, path: path) }
