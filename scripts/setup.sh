@@ -24,6 +24,7 @@ packages=(
     pulseaudio
     pulseaudio-utils
     # benchmarks and leak checks
+    python3
     hyperfine
     time
     valgrind
