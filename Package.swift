@@ -32,10 +32,12 @@ let package = Package(
             dependencies: ["CFFmpeg"],
             swiftSettings: strict
         ),
+        .target(name: "CStopSignals"),
         .executableTarget(
             name: "avpipe-cli",
             dependencies: [
                 "AVPipeline",
+                "CStopSignals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

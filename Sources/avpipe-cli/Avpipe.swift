@@ -1,4 +1,6 @@
 import ArgumentParser
+import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,7 +8,7 @@ import Darwin
 #endif
 
 @main
-struct Avpipe: AsyncParsableCommand {
+struct Avpipe: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "avpipe",
         abstract: "Capture, encode, mux, demux, decode and play audio/video through a typed FFmpeg pipeline.",
@@ -21,11 +23,15 @@ struct Avpipe: AsyncParsableCommand {
 
     /// Parses and runs like swift-argument-parser's own `main`, but reports every error — usage
     /// errors included — as one `avpipe: error: …` line with its documented exit code.
-    static func main() async {
+    ///
+    /// `main` is synchronous on purpose: an `async` main parks the main thread in `dispatch_main()`,
+    /// which valgrind cannot run; instead the async subcommand runs on the cooperative pool while
+    /// the main thread waits for it.
+    static func main() {
         do {
             var command = try parseAsRoot()
-            if var command = command as? any AsyncParsableCommand {
-                try await command.run()
+            if let asyncCommand = command as? any AsyncParsableCommand {
+                try runBlocking(asyncCommand)
             } else {
                 try command.run()
             }
@@ -42,3 +48,16 @@ struct Avpipe: AsyncParsableCommand {
 
 /// The C library's `exit`, which `ParsableCommand.exit(withError:)` hides inside the command type.
 private func terminate(_ status: Int32) -> Never { exit(status) }
+
+/// Runs an async subcommand to completion from synchronous code.
+private func runBlocking(_ command: sending any AsyncParsableCommand) throws {
+    let outcome = Mutex<Result<Void, any Error>>(.success(()))
+    let finished = DispatchSemaphore(value: 0)
+    Task {
+        var command = command
+        do { try await command.run() } catch { outcome.withLock { $0 = .failure(error) } }
+        finished.signal()
+    }
+    finished.wait()
+    try outcome.withLock { $0 }.get()
+}

@@ -1,6 +1,5 @@
 import ArgumentParser
 import AVPipeline
-import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -18,17 +17,10 @@ enum CommandRunner {
         signal(SIGXFSZ, SIG_IGN)
         let received = Mutex<Int32>(0)
         let task = Task { try await body() }
-        let sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                received.withLock { if $0 == 0 { $0 = number } }
-                task.cancel()
-            }
-            source.resume()
-            return source
+        StopSignals.watch { number in
+            received.withLock { if $0 == 0 { $0 = number } }
+            task.cancel()
         }
-        defer { sources.forEach { $0.cancel() } }
         do {
             try await task.value
         } catch {
