@@ -1,6 +1,7 @@
 #include "avp_stop_signals.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
@@ -29,4 +30,12 @@ int avp_stop_signals_install(void) {
     action.sa_flags = SA_RESTART;
     if (sigaction(SIGINT, &action, NULL) != 0 || sigaction(SIGTERM, &action, NULL) != 0) return -1;
     return fds[0];
+}
+
+void avp_stop_signals_unblock(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }

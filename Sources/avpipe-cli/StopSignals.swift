@@ -35,6 +35,7 @@ enum StopSignals {
             #else
             let watch = Unmanaged<Watch>.fromOpaque(raw).takeRetainedValue()
             #endif
+            avp_stop_signals_unblock()  // so the signal is delivered here, whatever mask we inherited
             var byte: UInt8 = 0
             while true {
                 let count = read(watch.fd, &byte, 1)

@@ -7,4 +7,8 @@
 /// signal thread (which valgrind cannot run).
 int avp_stop_signals_install(void);
 
+/// Unblocks SIGINT and SIGTERM for the calling thread: a parent may hand us a blocked mask
+/// (test runners and some shells do), and a blocked signal would never reach the handler.
+void avp_stop_signals_unblock(void);
+
 #endif
