@@ -24,6 +24,14 @@ public enum Locations {
         return "\(packageRoot)/.build/debug/avpipe"
     }()
 
+    /// The build folder holding this test run's products and `Modules/` (debug, release or a
+    /// sanitizer scratch path alike).
+    public static let buildProducts: String = {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.path != "/" && !url.lastPathComponent.hasSuffix(".xctest") { url.deleteLastPathComponent() }
+        return url.path == "/" ? packageRoot + "/.build/debug" : url.deletingLastPathComponent().path
+    }()
+
     public static let corpus = URL(fileURLWithPath: packageRoot).deletingLastPathComponent()
         .appendingPathComponent("shared/corpus").path
 

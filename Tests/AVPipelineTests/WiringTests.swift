@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The buffer types make wrong wiring a compile-time error: these snippets are typechecked against
+/// the built `AVPipeline` module, and the wrong ones must be rejected for the right reason.
+@Suite struct WiringTests {
+    static func typecheck(_ body: String) throws -> ProcessResult {
+        let folder = TemporaryDirectory()
+        let file = folder.file("snippet.swift")
+        try "import AVPipeline\n\(body)\n".write(toFile: file, atomically: true, encoding: .utf8)
+        return try Subprocess.run("swiftc", ["-typecheck", "-swift-version", "6",
+                                             "-I", Locations.buildProducts + "/Modules",
+                                             "-I", Locations.packageRoot + "/Sources/CFFmpeg", file])
+    }
+
+    @Test func aCorrectPipelineCompiles() throws {
+        let result = try Self.typecheck("""
+            func pipeline<S: SampleSource>(_ demuxed: S) async throws where S.Buffer == EncodedAudioPacket<AnyAudioCodec> {
+                try await FileCapture(path: "in.wav").encodeAAC().writeADTS(to: "out.aac")
+                try await demuxed.requiring(AAC.self).writeADTS(to: "copy.aac")
+            }
+            """)
+        #expect(result.status == 0, "\(result.stderrText)")
+    }
+
+    @Test(arguments: [
+        ("PCM straight into an ADTS writer",
+         #"func f() async throws { try await FileCapture(path: "in.wav").writeADTS(to: "out.aac") }"#),
+        ("encoding packets that are already AAC",
+         #"func f() throws { _ = try FileCapture(path: "in.wav").encodeAAC().encodeAAC() }"#),
+        ("a runtime-codec stream into ADTS without checking it is AAC",
+         #"func f<S: SampleSource>(_ s: S) throws where S.Buffer == EncodedAudioPacket<AnyAudioCodec> { _ = try ADTSWriter(upstream: s, path: "x.aac") }"#),
+    ])
+    func wrongWiringDoesNotCompile(what: String, snippet: String) throws {
+        let result = try Self.typecheck(snippet)
+        #expect(result.status != 0, "\(what) compiled")
+        #expect(result.stderrText.contains("be equivalent"), "\(what): \(result.stderrText)")
+    }
+}
