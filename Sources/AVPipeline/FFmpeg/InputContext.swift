@@ -22,10 +22,12 @@ final class InputContext {
         // avformat_open_input frees the context when it fails.
         var options = ["protocol_whitelist": "file"]
         if seeksOverSkippedData { options["blocksize"] = "65536" }
-        let rc = try withDictionary(options) { options in
-            avformat_open_input(&context, "file:" + path, nil, options)
+        // The open error is thrown inside the closure: a failed open leaves the options unconsumed,
+        // and withDictionary would otherwise report them instead of what went wrong.
+        try withDictionary(options) { options throws(AVPipelineError) in
+            let rc = avformat_open_input(&context, "file:" + path, nil, options)
+            if rc < 0 { throw Self.openError(rc, path: path) }
         }
-        if rc < 0 { throw Self.openError(rc, path: path) }
         pointer = try allocated(context)
         // Once `pointer` is set, a throw here runs `deinit`, which closes the context: closing it
         // here as well would free it twice.
