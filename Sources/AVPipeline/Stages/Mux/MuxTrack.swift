@@ -1,0 +1,170 @@
+internal import CFFmpeg
+
+/// The codec-erased face of a typed input: the Muxer only needs raw packets from it.
+protocol MuxPacketSource: AnyObject {
+    func nextPacket() async throws -> Packet?
+}
+
+final class AudioMuxSource<Upstream: SampleSource, C: AudioCodecKind>: MuxPacketSource
+where Upstream.Buffer == EncodedAudioPacket<C> {
+    private let upstream: Upstream
+    init(_ upstream: Upstream) { self.upstream = upstream }
+    func nextPacket() async throws -> Packet? { try await upstream.next()?.packet }
+}
+
+final class VideoMuxSource<Upstream: SampleSource, C: VideoCodecKind>: MuxPacketSource
+where Upstream.Buffer == EncodedVideoPacket<C> {
+    private let upstream: Upstream
+    init(_ upstream: Upstream) { self.upstream = upstream }
+    func nextPacket() async throws -> Packet? { try await upstream.next()?.packet }
+}
+
+/// One input of a Muxer: its packets, codec description and time base, plus the framing fix the
+/// container needs. ADTS-framed AAC goes through FFmpeg's `aac_adtstoasc` (which also produces the
+/// AudioSpecificConfig the `esds` box needs); Annex B H.264/H.265 is left to the mp4 muxer, which
+/// converts start codes to length prefixes and builds `avcC`/`hvcC` from in-band parameter sets.
+final class MuxTrack {
+    enum Kind: String { case audio, video }
+
+    let kind: Kind
+    /// Names the input in errors (a file path when known).
+    let label: String
+    private let source: MuxPacketSource
+    private let inputParameters: CodecParameters
+    private let inputTimeBase: Rational
+    private var filter: BitstreamFilter?
+    private var lookahead: Packet?
+    private var spare: Packet?
+    private var upstreamEnded = false
+    private var nextDTS: Int64?
+
+    init(kind: Kind, label: String, source: MuxPacketSource, parameters: CodecParameters, timeBase: Rational) {
+        self.kind = kind
+        self.label = label
+        self.source = source
+        inputParameters = parameters
+        inputTimeBase = timeBase
+    }
+
+    var codecID: AVCodecID { inputParameters.codecID }
+
+    /// The parameters and time base the output stream gets; valid after `prepare()`.
+    private(set) var parameters: CodecParameters!
+    private(set) var timeBase: Rational!
+
+    /// Reads the first packet, which decides whether a bitstream filter is needed, and settles the
+    /// stream's parameters (a filter may only produce extradata once it has seen a packet).
+    func prepare() async throws {
+        let first = try await source.nextPacket()
+        if let first, codecID == AV_CODEC_ID_AAC, Self.startsWithADTSSync(first) {
+            let filter = try BitstreamFilter(name: "aac_adtstoasc", parameters: inputParameters.pointer,
+                                             timeBase: inputTimeBase)
+            self.filter = filter
+            lookahead = first
+            let filtered = try await nextFiltered(filter)
+            parameters = try CodecParameters(copying: filter.outputParameters)
+            timeBase = filter.outputTimeBase
+            lookahead = filtered
+        } else {
+            parameters = inputParameters
+            timeBase = inputTimeBase
+            lookahead = first
+        }
+        try validate(first: lookahead)
+    }
+
+    /// The next packet for the container, timestamps in `timeBase`; nil at the end.
+    func next() async throws -> Packet? {
+        let packet: Packet?
+        if let waiting = lookahead {
+            lookahead = nil
+            packet = waiting
+        } else if let filter {
+            packet = try await nextFiltered(filter)
+        } else {
+            packet = try await source.nextPacket()
+        }
+        guard let packet else { return nil }
+        try fillTimestamps(packet)
+        return packet
+    }
+
+    /// Filters until one packet comes out. The filter takes each input packet's reference and leaves
+    /// its owner blank: that blank owner receives the next output, so filtering allocates nothing.
+    private func nextFiltered(_ filter: BitstreamFilter) async throws -> Packet? {
+        while true {
+            if let shell = spare {
+                switch try filter.receive(into: shell) {
+                case .got: spare = nil; return shell
+                case .drained: return nil
+                case .needsInput: break
+                }
+            }
+            if let input = try await pullForFilter() {
+                let position = MediaTime(ffmpeg: input.pointer.pointee.pts, timeBase: inputTimeBase)
+                do {
+                    try filter.send(input)
+                } catch {
+                    throw AVPipelineError.invalidData(path: label, position: position,
+                                                      reason: "\(filter.name) rejected a packet: \(error)")
+                }
+                spare = input
+            } else {
+                try filter.send(nil)
+                if spare == nil { spare = try Packet() }
+            }
+        }
+    }
+
+    private func pullForFilter() async throws -> Packet? {
+        if let waiting = lookahead { lookahead = nil; return waiting }
+        if upstreamEnded { return nil }
+        let packet = try await source.nextPacket()
+        if packet == nil { upstreamEnded = true }
+        return packet
+    }
+
+    /// Raw streams may arrive without timestamps: continue from the previous packet's end.
+    private func fillTimestamps(_ packet: Packet) throws {
+        let p = packet.pointer
+        let none = avp_nopts_value()
+        if p.pointee.dts == none && p.pointee.pts == none {
+            guard let nextDTS else {
+                if p.pointee.duration <= 0 {
+                    throw AVPipelineError.invalidData(path: label, position: nil, reason: "packet without timestamp or duration")
+                }
+                p.pointee.dts = 0
+                p.pointee.pts = 0
+                self.nextDTS = p.pointee.duration
+                return
+            }
+            p.pointee.dts = nextDTS
+            p.pointee.pts = nextDTS
+        } else if p.pointee.dts == none {
+            p.pointee.dts = p.pointee.pts
+        }
+        if p.pointee.duration > 0 { nextDTS = p.pointee.dts + p.pointee.duration }
+    }
+
+    /// Catches inputs the container cannot describe, before anything is written.
+    private func validate(first: Packet?) throws {
+        guard first != nil else {
+            throw AVPipelineError.invalidData(path: label, position: nil, reason: "the \(kind.rawValue) input has no packets")
+        }
+        let p = parameters.pointer.pointee
+        if kind == .video && (p.width <= 0 || p.height <= 0) {
+            throw AVPipelineError.invalidData(path: label, position: nil,
+                                              reason: "no usable sequence parameter set (frame size unknown)")
+        }
+        if codecID == AV_CODEC_ID_AAC && p.extradata_size == 0 {
+            throw AVPipelineError.invalidData(path: label, position: nil,
+                                              reason: "AAC without AudioSpecificConfig or ADTS headers")
+        }
+    }
+
+    /// `FFF` sync word with layer 00: an ADTS header rather than a raw AAC access unit.
+    static func startsWithADTSSync(_ packet: Packet) -> Bool {
+        guard packet.size >= 7, let data = packet.pointer.pointee.data else { return false }
+        return data[0] == 0xFF && (data[1] & 0xF6) == 0xF0
+    }
+}
