@@ -121,7 +121,11 @@ public final class Muxer {
     private var muxerOptions: [String: String] {
         if options.fragmented {
             let microseconds = options.fragmentDuration.converted(to: Rational(1, 1_000_000)).value
-            return ["movflags": "+frag_keyframe+empty_moov+default_base_moof", "frag_duration": "\(microseconds)"]
+            var flags = ["movflags": "+frag_keyframe+empty_moov+default_base_moof", "frag_duration": "\(microseconds)"]
+            // default_base_moof makes the mp4 muxer's major brand `iso5`, which some readers
+            // (AtomicParsley) refuse; `isom` is accurate too, and `iso6` stays a compatible brand.
+            if container == .mp4 { flags["brand"] = "isom" }
+            return flags
         }
         return options.faststart ? ["movflags": "+faststart"] : [:]
     }
