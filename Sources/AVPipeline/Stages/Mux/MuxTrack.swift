@@ -37,9 +37,14 @@ final class MuxTrack {
     private var spare: Packet?
     private var upstreamEnded = false
     private var nextDTS: Int64?
+    private let fallbackFrameRate: Rational
+    private var rawTiming: RawVideoTiming?
+    private var rawEnded = false
 
-    init(kind: Kind, label: String, source: MuxPacketSource, parameters: CodecParameters, timeBase: Rational) {
+    init(kind: Kind, label: String, source: MuxPacketSource, parameters: CodecParameters, timeBase: Rational,
+         fallbackFrameRate: Rational = Rational(25, 1)) {
         self.kind = kind
+        self.fallbackFrameRate = fallbackFrameRate
         self.label = label
         self.source = source
         inputParameters = parameters
@@ -65,12 +70,20 @@ final class MuxTrack {
             parameters = try CodecParameters(copying: filter.outputParameters)
             timeBase = filter.outputTimeBase
             lookahead = filtered
+        } else if let first, kind == .video, codecID == AV_CODEC_ID_H264 || codecID == AV_CODEC_ID_HEVC,
+                  first.pointer.pointee.dts == avp_nopts_value(), first.pointer.pointee.pts == avp_nopts_value() {
+            // A raw elementary stream: no timestamps at all.
+            let timing = try RawVideoTiming(codec: codecID, first: first, fallbackFrameRate: fallbackFrameRate,
+                                            reorderDelay: Int(inputParameters.pointer.pointee.video_delay), label: label)
+            rawTiming = timing
+            parameters = inputParameters
+            timeBase = timing.timeBase
         } else {
             parameters = inputParameters
             timeBase = inputTimeBase
             lookahead = first
         }
-        try validate(first: lookahead)
+        try validate(first: first)
     }
 
     /// The next packet for the container, timestamps in `timeBase`; nil at the end.
@@ -79,6 +92,8 @@ final class MuxTrack {
         if let waiting = lookahead {
             lookahead = nil
             packet = waiting
+        } else if let rawTiming {
+            return try await nextTimed(rawTiming)
         } else if let filter {
             packet = try await nextFiltered(filter)
         } else {
@@ -116,6 +131,24 @@ final class MuxTrack {
         }
     }
 
+    private func nextTimed(_ timing: RawVideoTiming) async throws -> Packet? {
+        while true {
+            if let ready = try timing.nextReady() { return ready }
+            if rawEnded { return nil }
+            if let packet = try await source.nextPacket() {
+                timing.add(packet)
+            } else {
+                rawEnded = true
+                timing.finish()
+            }
+        }
+    }
+
+    /// The frame rate raw video was timed with, and whether the stream declared it.
+    var rawFrameRate: (rate: Rational, declared: Bool)? {
+        rawTiming.map { ($0.frameRate, $0.frameRateIsDeclared) }
+    }
+
     private func pullForFilter() async throws -> Packet? {
         if let waiting = lookahead { lookahead = nil; return waiting }
         if upstreamEnded { return nil }
@@ -148,7 +181,7 @@ final class MuxTrack {
 
     /// Catches inputs the container cannot describe, before anything is written.
     private func validate(first: Packet?) throws {
-        guard first != nil else {
+        guard first != nil || rawTiming != nil else {
             throw AVPipelineError.invalidData(path: label, position: nil, reason: "the \(kind.rawValue) input has no packets")
         }
         let p = parameters.pointer.pointee

@@ -69,12 +69,21 @@ public final class Muxer {
     }
 
     /// Adds an encoded video stream (Annex B or length-prefixed H.264/H.265, …); returns its track index.
+    ///
+    /// A raw elementary stream (packets without timestamps) is timed here: at the frame rate its
+    /// timing info declares, else `fallbackFrameRate`; presentation order comes from each picture's
+    /// order count, so B-frames get correct timestamps.
     @discardableResult
-    public func addVideo<Upstream: SampleSource, C: VideoCodecKind>(_ source: Upstream, label: String? = nil) throws -> Int
+    public func addVideo<Upstream: SampleSource, C: VideoCodecKind>(_ source: Upstream, label: String? = nil,
+                                                                    fallbackFrameRate: Rational = Rational(25, 1)) throws -> Int
     where Upstream.Buffer == EncodedVideoPacket<C> {
+        guard fallbackFrameRate.numerator > 0, fallbackFrameRate.denominator > 0 else {
+            throw AVPipelineError.invalidOption(name: "frame rate", value: "\(fallbackFrameRate)", reason: "must be positive")
+        }
         let format = source.outputFormat
         return try add(MuxTrack(kind: .video, label: label ?? "video track \(tracks.count + 1)",
-                                source: VideoMuxSource(source), parameters: format.parameters, timeBase: format.timeBase))
+                                source: VideoMuxSource(source), parameters: format.parameters, timeBase: format.timeBase,
+                                fallbackFrameRate: fallbackFrameRate))
     }
 
     private func add(_ track: MuxTrack) throws -> Int {
