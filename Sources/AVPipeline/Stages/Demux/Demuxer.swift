@@ -59,15 +59,23 @@ public final class Demuxer: Sendable {
     /// audio track (libavformat's choice) when `index` is nil. Throws `.noAudioStream` when the file
     /// has none.
     public func audioTrack(_ index: Int? = nil) throws -> DemuxedAudioTrack {
-        let track = try select(.audio, index, missing: .noAudioStream(path: info.path))
-        return try DemuxedAudioTrack(demuxer: self, track: track)
+        try DemuxedAudioTrack(demuxer: self, track: audioTrackInfo(index))
+    }
+
+    /// What `audioTrack(index)` would read, without opening it.
+    public func audioTrackInfo(_ index: Int? = nil) throws -> TrackInfo {
+        try select(.audio, index, missing: .noAudioStream(path: info.path))
     }
 
     /// The video track `index` (0 = first, cover art excluded), or the best one when nil. Throws
     /// `.noVideoStream` when the file has none.
     public func videoTrack(_ index: Int? = nil) throws -> DemuxedVideoTrack {
-        let track = try select(.video, index, missing: .noVideoStream(path: info.path))
-        return try DemuxedVideoTrack(demuxer: self, track: track)
+        try DemuxedVideoTrack(demuxer: self, track: videoTrackInfo(index))
+    }
+
+    /// What `videoTrack(index)` would read, without opening it.
+    public func videoTrackInfo(_ index: Int? = nil) throws -> TrackInfo {
+        try select(.video, index, missing: .noVideoStream(path: info.path))
     }
 
     private func select(_ kind: TrackInfo.Kind, _ index: Int?,

@@ -62,12 +62,11 @@ final class MuxTrack {
     func prepare() async throws {
         let first = try await source.nextPacket()
         if let first, codecID == AV_CODEC_ID_AAC, Self.startsWithADTSSync(first) {
-            let filter = try BitstreamFilter(name: "aac_adtstoasc", parameters: inputParameters.pointer,
-                                             timeBase: inputTimeBase)
+            let filter = try BitstreamFilter(name: "aac_adtstoasc", parameters: inputParameters, timeBase: inputTimeBase)
             self.filter = filter
             lookahead = first
             let filtered = try await nextFiltered(filter)
-            parameters = try CodecParameters(copying: filter.outputParameters)
+            parameters = try filter.outputParameters()
             timeBase = filter.outputTimeBase
             lookahead = filtered
         } else if let first, kind == .video, codecID == AV_CODEC_ID_H264 || codecID == AV_CODEC_ID_HEVC,
@@ -121,7 +120,7 @@ final class MuxTrack {
                     try filter.send(input)
                 } catch {
                     throw AVPipelineError.invalidData(path: label, position: position,
-                                                      reason: "\(filter.name) rejected a packet: \(error)")
+                                                      reason: "not a valid ADTS frame (aac_adtstoasc: \(error))")
                 }
                 spare = input
             } else {

@@ -75,10 +75,18 @@ final class SingleStreamFileWriter {
     }
 }
 
+/// An encoded buffer backed by one `AVPacket`: what the one-track writers can write.
+protocol PacketBacked: SampleBuffer {
+    var packet: Packet { get }
+}
+
+extension EncodedAudioPacket: PacketBacked {}
+extension EncodedVideoPacket: PacketBacked {}
+
 /// Pulls every packet from `upstream` into `writer`, reporting progress after each one.
-func drain<Upstream: SampleSource, C: AudioCodecKind>(
+func drain<Upstream: SampleSource>(
     _ upstream: Upstream, into writer: SingleStreamFileWriter, progress: ((MediaTime) -> Void)?
-) async throws -> WriteSummary where Upstream.Buffer == EncodedAudioPacket<C> {
+) async throws -> WriteSummary where Upstream.Buffer: PacketBacked {
     while let buffer = try await upstream.next() {
         try writer.write(buffer.packet)
         if let progress, let position = writer.position { progress(position) }

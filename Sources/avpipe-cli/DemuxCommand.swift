@@ -1,0 +1,129 @@
+import ArgumentParser
+import AVPipeline
+
+/// `avpipe demux`: MP4/MOV/M4A/MKV/TS… → ADTS `.aac` and/or Annex B `.h264`/`.h265`.
+struct Demux: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Extract the audio (ADTS .aac) and/or video (Annex B .h264/.h265) of a media file.",
+        discussion: """
+        Examples: avpipe demux in.mp4 --audio out.aac --video out.h264
+                  avpipe demux in.mkv --audio second.aac --audio-track 1
+        The audio must be AAC; the video H.264 (.h264/.264) or H.265 (.h265/.hevc/.265).
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Media file to split.", valueName: "input"))
+    var input: String
+
+    @Option(help: ArgumentHelp("Write the audio track here as ADTS AAC (.aac).", valueName: "file"))
+    var audio: String?
+
+    @Option(help: ArgumentHelp("Write the video track here as Annex B (.h264 or .h265/.hevc).", valueName: "file"))
+    var video: String?
+
+    @Option(help: "Which audio track, counting from 0 in file order (default: the main one).")
+    var audioTrack: Int?
+
+    @Option(help: "Which video track, counting from 0 in file order (default: the main one).")
+    var videoTrack: Int?
+
+    @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        guard audio != nil || video != nil else { throw ValidationError("nothing to do: pass --audio and/or --video") }
+        if let audio {
+            guard ["aac", "adts"].contains(OutputPaths.fileExtension(audio)) else {
+                throw ValidationError("--audio writes ADTS AAC: name the file .aac (got '\(audio)')")
+            }
+            try OutputPaths.ensureDistinct(input: input, output: audio)
+        }
+        if let video {
+            guard VideoOutput.codec(forExtension: OutputPaths.fileExtension(video)) != nil else {
+                throw ValidationError("--video writes a raw stream: name the file .h264 or .h265/.hevc (got '\(video)')")
+            }
+            try OutputPaths.ensureDistinct(input: input, output: video)
+        }
+        if let audio, let video, audio == video { throw ValidationError("--audio and --video name the same file") }
+        for (name, value) in [("--audio-track", audioTrack), ("--video-track", videoTrack)] {
+            if let value, value < 0 { throw ValidationError("\(name) counts from 0 (got \(value))") }
+        }
+    }
+
+    func run() async throws {
+        let (input, audio, video, audioTrack, videoTrack) = (input, audio, video, audioTrack, videoTrack)
+        let overwrite = outputOptions.overwrite
+        try await CommandRunner.run(logging: logging) {
+            let demuxer = try Demuxer(path: input)
+            // Every check that can fail is done before either output is started.
+            let audioSource = try audio.map { path in try AudioOutput.check(demuxer, track: audioTrack, path: path) }
+            let videoSource = try video.map { path in try VideoOutput.check(demuxer, track: videoTrack, path: path) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                // One output draws the progress line: video when there is one, since it is the bulk.
+                if let audio, let audioSource {
+                    group.addTask {
+                        try await AudioOutput.write(demuxer, track: audioSource, to: audio, overwrite: overwrite,
+                                                    showsProgress: video == nil)
+                    }
+                }
+                if let video, let videoSource {
+                    group.addTask {
+                        try await VideoOutput.write(demuxer, track: videoSource, to: video, overwrite: overwrite)
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+}
+
+/// The audio half of `demux`: AAC only, since ADTS frames carry nothing else.
+enum AudioOutput {
+    static func check(_ demuxer: Demuxer, track: Int?, path: String) throws -> Int? {
+        let codec = try demuxer.audioTrackInfo(track).codec
+        guard codec == .aac else {
+            throw AVPipelineError.unsupportedCodec("the audio track is \(codec); an ADTS .aac file holds AAC only")
+        }
+        return track
+    }
+
+    static func write(_ demuxer: Demuxer, track: Int?, to path: String, overwrite: Bool, showsProgress: Bool) async throws {
+        let source = try demuxer.audioTrack(track).requiring(AAC.self)
+        let progress = ProgressLine(total: demuxer.info.duration, enabled: showsProgress && isTerminal(2))
+        let summary = try await source.writeADTS(to: path, overwrite: overwrite, progress: progress.update)
+        progress.finish(at: summary.duration)
+    }
+}
+
+/// The video half of `demux`: H.264 or H.265, converted to Annex B, into a file whose extension
+/// matches the codec.
+enum VideoOutput {
+    static func codec(forExtension ext: String) -> Codec? {
+        switch ext {
+        case "h264", "264": .h264
+        case "h265", "hevc", "265": .hevc
+        default: nil
+        }
+    }
+
+    static func check(_ demuxer: Demuxer, track: Int?, path: String) throws -> Int? {
+        let codec = try demuxer.videoTrackInfo(track).codec
+        let wanted = Self.codec(forExtension: OutputPaths.fileExtension(path))
+        guard codec == .h264 || codec == .hevc else {
+            throw AVPipelineError.unsupportedCodec("the video track is \(codec); raw video output is H.264 or H.265")
+        }
+        guard codec == wanted else {
+            let fitting = codec == .h264 ? ".h264" : ".h265 or .hevc"
+            throw AVPipelineError.invalidOption(name: "--video", value: path,
+                                                reason: "the video track is \(codec == .h264 ? "H.264" : "H.265"): name the file \(fitting)")
+        }
+        return track
+    }
+
+    static func write(_ demuxer: Demuxer, track: Int?, to path: String, overwrite: Bool) async throws {
+        let source = try demuxer.videoTrack(track)
+        let progress = ProgressLine(total: demuxer.info.duration)
+        let summary = try await source.annexB().writeRawVideo(to: path, overwrite: overwrite, progress: progress.update)
+        progress.finish(at: summary.duration)
+    }
+}

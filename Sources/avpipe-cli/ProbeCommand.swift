@@ -1,0 +1,126 @@
+import ArgumentParser
+import AVPipeline
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `avpipe probe`: what a media file holds, for people or (with `--json`) for programs.
+struct Probe: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the container, duration and tracks of a media file.",
+        discussion: """
+        Video sizes are display sizes: a track rotated by 90° or 270° reports width and height \
+        swapped (coded_width/coded_height keep the stored size). rotation is clockwise in degrees.
+        --json keys: format, format_long_name, duration (seconds), bitrate, tracks[] with index, \
+        kind, codec, codec_tag, profile, sample_rate, channels, channel_layout, width, height, \
+        coded_width, coded_height, rotation, mirrored, frame_rate, bitrate, duration, language. \
+        Unknown or inapplicable values are null.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Media file to describe.", valueName: "input"))
+    var input: String
+
+    @Flag(help: "Print JSON with stable keys instead of text.")
+    var json = false
+
+    @OptionGroup var logging: LoggingOptions
+
+    func run() async throws {
+        let (input, json) = (input, json)
+        try await CommandRunner.run(logging: logging) {
+            let info = try Demuxer(path: input).info
+            printOut(json ? ProbeReport.json(info).text() + "\n" : ProbeReport.text(info))
+        }
+    }
+}
+
+enum ProbeReport {
+    static func json(_ info: MediaInfo) -> JSONValue {
+        .object([
+            ("format", .string(info.formatName)),
+            ("format_long_name", .optional(info.formatLongName)),
+            ("duration", .optional(info.duration?.seconds)),
+            ("bitrate", .optional(info.bitRate)),
+            ("tracks", .array(info.tracks.map(json))),
+        ])
+    }
+
+    static func json(_ track: TrackInfo) -> JSONValue {
+        let isVideo = track.kind == .video
+        return .object([
+            ("index", .int(track.index)),
+            ("kind", .string(track.kind.rawValue)),
+            ("codec", .string(track.codec.name)),
+            ("codec_tag", .optional(track.codecTag)),
+            ("profile", .optional(track.profile)),
+            ("sample_rate", .optional(track.sampleRate)),
+            ("channels", .optional(track.channels)),
+            ("channel_layout", .optional(track.channelLayout?.description)),
+            ("width", .optional(track.width)),
+            ("height", .optional(track.height)),
+            ("coded_width", .optional(track.codedWidth)),
+            ("coded_height", .optional(track.codedHeight)),
+            ("rotation", isVideo ? .int(track.rotation) : .null),
+            ("mirrored", isVideo ? .bool(track.isMirrored) : .null),
+            ("frame_rate", .optional(track.frameRate.map(decimal))),
+            ("bitrate", .optional(track.bitRate)),
+            ("duration", .optional(track.duration?.seconds)),
+            ("language", .optional(track.language)),
+        ])
+    }
+
+    static func text(_ info: MediaInfo) -> String {
+        var header = "\(info.path): \(info.formatName)"
+        if let long = info.formatLongName { header += " (\(long))" }
+        header += ", duration \(info.duration.map { "\($0)" } ?? "unknown")"
+        if let rate = info.bitRate { header += ", \(rate / 1000) kb/s" }
+        var lines = [header]
+        for track in info.tracks {
+            var parts = ["\(track.codec)" + (track.profile.map { " (\($0))" } ?? "") + (track.codecTag.map { " [\($0)]" } ?? "")]
+            switch track.kind {
+            case .audio:
+                if let rate = track.sampleRate { parts.append("\(rate) Hz") }
+                if let layout = track.channelLayout { parts.append("\(layout)") }
+            case .video:
+                if let width = track.width, let height = track.height { parts.append("\(width)x\(height)") }
+                if let rate = track.frameRate { parts.append("\(String(twoDecimals: decimal(rate))) fps") }
+                if track.rotation != 0 || track.isMirrored {
+                    parts.append("rotated \(track.rotation)°" + (track.isMirrored ? " and mirrored" : "")
+                                 + " (stored \(track.codedWidth ?? 0)x\(track.codedHeight ?? 0))")
+                }
+                if track.isCoverArt { parts.append("cover art") }
+            default: break
+            }
+            if let rate = track.bitRate { parts.append("\(rate / 1000) kb/s") }
+            if let language = track.language { parts.append("language \(language)") }
+            lines.append("  #\(track.index) \(track.kind): " + parts.joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func decimal(_ rate: Rational) -> Double { Double(rate.numerator) / Double(rate.denominator) }
+}
+
+extension String {
+    init(twoDecimals value: Double) {
+        let hundredths = Int64((value * 100).rounded())
+        let fraction = abs(hundredths % 100)
+        self = fraction == 0 ? "\(hundredths / 100)" : "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}
+
+/// Writes `text` to stdout as is (no Foundation, no buffering surprises with stderr).
+func printOut(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(1, bytes.baseAddress! + offset, bytes.count - offset)
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+}
