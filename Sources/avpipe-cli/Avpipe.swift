@@ -11,6 +11,6 @@ struct Avpipe: AsyncParsableCommand {
         143 terminated (SIGTERM).
         """,
         version: "0.1.0",
-        subcommands: [Encode.self, Demux.self, Probe.self]
+        subcommands: [Encode.self, Demux.self, Probe.self, Mux.self, Remux.self]
     )
 }

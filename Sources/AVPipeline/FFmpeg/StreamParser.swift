@@ -17,6 +17,7 @@ final class StreamParser {
         }
         // Packets from a demuxer are whole access units: parse each one as it is, never re-split.
         parser.pointee.flags |= PARSER_FLAG_COMPLETE_FRAMES
+        if codec == AV_CODEC_ID_H264 { avp_prepare_h264_parser_context(context) }
         self.parser = parser
         self.context = context
     }

@@ -66,7 +66,9 @@ final class MuxTrack {
             self.filter = filter
             lookahead = first
             let filtered = try await nextFiltered(filter)
-            parameters = try filter.outputParameters()
+            // aac_adtstoasc hands the AudioSpecificConfig over as side data of its first packet;
+            // the stream needs it before the header is written (a fragmented moov comes first).
+            parameters = try Self.parameters(try filter.outputParameters(), withExtradataOf: filtered)
             timeBase = filter.outputTimeBase
             lookahead = filtered
         } else if let first, kind == .video, codecID == AV_CODEC_ID_H264 || codecID == AV_CODEC_ID_HEVC,
@@ -192,6 +194,22 @@ final class MuxTrack {
             throw AVPipelineError.invalidData(path: label, position: nil,
                                               reason: "AAC without AudioSpecificConfig or ADTS headers")
         }
+    }
+
+    /// A copy of `base` whose extradata is the packet's new-extradata side data, when it has some.
+    private static func parameters(_ base: CodecParameters, withExtradataOf packet: Packet?) throws(AVPipelineError) -> CodecParameters {
+        var size = 0
+        guard let packet, let side = av_packet_get_side_data(packet.pointer, AV_PKT_DATA_NEW_EXTRADATA, &size),
+              size > 0 else { return base }
+        // Filled here, before anyone else sees it: CodecParameters is shared read-only afterwards.
+        let copy = try CodecParameters(copying: base.pointer)
+        let p = copy.pointer
+        av_freep(&p.pointee.extradata)
+        guard let bytes = av_mallocz(size + Int(avp_input_buffer_padding_size())) else { throw .outOfMemory }
+        memcpy(bytes, side, size)
+        p.pointee.extradata = bytes.assumingMemoryBound(to: UInt8.self)
+        p.pointee.extradata_size = Int32(size)
+        return copy
     }
 
     /// `FFF` sync word with layer 00: an ADTS header rather than a raw AAC access unit.
