@@ -9,8 +9,11 @@ struct MuxLayoutOptions: ParsableArguments {
     @Flag(help: "Leave the index (moov) after the media data instead of moving it to the front.")
     var noFaststart = false
 
+    @Flag(help: "Write no faster than real time, like a live recording.")
+    var realtime = false
+
     func options(overwrite: Bool) -> Muxer.Options {
-        Muxer.Options(faststart: !noFaststart, fragmented: fragmented, overwrite: overwrite)
+        Muxer.Options(faststart: !noFaststart, fragmented: fragmented, overwrite: overwrite, realtime: realtime)
     }
 
     static func validateOutput(_ output: String) throws {

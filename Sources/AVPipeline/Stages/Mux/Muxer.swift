@@ -27,9 +27,12 @@ public final class Muxer {
         /// Longest fragment in fragmented mode (video fragments also start at each keyframe).
         public var fragmentDuration: MediaTime
         public var overwrite: Bool
+        /// Write no faster than real time, like a live recording (the media's own clock paces it).
+        public var realtime: Bool
 
         public init(container: MuxContainer? = nil, faststart: Bool = true, fragmented: Bool = false,
-                    fragmentDuration: MediaTime = .seconds(1), overwrite: Bool = false) {
+                    fragmentDuration: MediaTime = .seconds(1), overwrite: Bool = false, realtime: Bool = false) {
+            self.realtime = realtime
             self.container = container
             self.faststart = faststart
             self.fragmented = fragmented
@@ -113,8 +116,21 @@ public final class Muxer {
 
         let writer = try MuxWriter(path: file.temporaryPath, finalPath: path, container: container,
                                    tracks: tracks, muxerOptions: muxerOptions)
-        while let (index, _, packet) = queue.popEarliest() {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var firstTime: MediaTime?
+        while let (index, time, packet) = queue.popEarliest() {
             try checkCancellation()
+            if options.realtime {
+                let origin = firstTime ?? time
+                firstTime = origin
+                let due = start + .microseconds(MediaTime(value: time.converted(to: Rational(1, 1_000_000)).value
+                                                          - origin.converted(to: Rational(1, 1_000_000)).value,
+                                                          timeBase: Rational(1, 1_000_000)).value)
+                if due > clock.now {
+                    do { try await Task.sleep(until: due, clock: clock) } catch { throw AVPipelineError.cancelled }
+                }
+            }
             try writer.write(packet, track: index)
             if let progress, let position = writer.position { progress(position) }
             if let next = try await tracks[index].next() {
