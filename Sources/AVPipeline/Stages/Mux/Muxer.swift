@@ -146,7 +146,10 @@ public final class Muxer {
     private var muxerOptions: [String: String] {
         if options.fragmented {
             let microseconds = options.fragmentDuration.converted(to: Rational(1, 1_000_000)).value
-            var flags = ["movflags": "+frag_keyframe+empty_moov+default_base_moof", "frag_duration": "\(microseconds)"]
+            // flush_packets: hand each completed fragment to the OS at once (libavformat only does
+            // so by itself for unseekable outputs), so a killed process loses the current one only.
+            var flags = ["movflags": "+frag_keyframe+empty_moov+default_base_moof", "frag_duration": "\(microseconds)",
+                         "flush_packets": "1"]
             // default_base_moof makes the mp4 muxer's major brand `iso5`, which some readers
             // (AtomicParsley) refuse; `isom` is accurate too, and `iso6` stays a compatible brand.
             if container == .mp4 { flags["brand"] = "isom" }
