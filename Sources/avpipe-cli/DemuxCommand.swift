@@ -1,5 +1,10 @@
 import ArgumentParser
 import AVPipeline
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `avpipe demux`: MP4/MOV/M4A/MKV/TS… → ADTS `.aac` and/or Annex B `.h264`/`.h265`.
 struct Demux: AsyncParsableCommand {
@@ -58,22 +63,42 @@ struct Demux: AsyncParsableCommand {
             // Every check that can fail is done before either output is started.
             let audioSource = try audio.map { path in try AudioOutput.check(demuxer, track: audioTrack, path: path) }
             let videoSource = try video.map { path in try VideoOutput.check(demuxer, track: videoTrack, path: path) }
-            try await withThrowingTaskGroup(of: Void.self) { group in
+            try await withThrowingTaskGroup(of: String.self) { group in
                 // One output draws the progress line: video when there is one, since it is the bulk.
                 if let audio, let audioSource {
                     group.addTask {
                         try await AudioOutput.write(demuxer, track: audioSource, to: audio, overwrite: overwrite,
                                                     showsProgress: video == nil)
+                        return audio
                     }
                 }
                 if let video, let videoSource {
                     group.addTask {
                         try await VideoOutput.write(demuxer, track: videoSource, to: video, overwrite: overwrite)
+                        return video
                     }
                 }
-                try await group.waitForAll()
+                try await Self.allOrNothing(&group)
             }
         }
+    }
+
+    /// Waits for both outputs. If one fails, the other is cancelled and any output already in place
+    /// is removed again: a failed or interrupted run leaves neither file.
+    private static func allOrNothing(_ group: inout ThrowingTaskGroup<String, any Error>) async throws {
+        var written: [String] = []
+        var failure: (any Error)?
+        while let result = await group.nextResult() {
+            switch result {
+            case .success(let path): written.append(path)
+            case .failure(let error):
+                if failure == nil { failure = error }
+                group.cancelAll()
+            }
+        }
+        guard let failure else { return }
+        for path in written { unlink(path) }
+        throw failure
     }
 }
 

@@ -10,16 +10,24 @@ final class InputContext {
     /// `file:…` so that a name containing `:` is never read as a protocol or an indirection.
     /// `interrupt` (kept alive by the caller) lets another thread abort blocking calls;
     /// `findStreamInfo: false` skips probing packets, for a second context on a file already probed.
-    init(path: String, interrupt: InterruptFlag? = nil, findStreamInfo: Bool = true) throws(AVPipelineError) {
+    /// `seeksOverSkippedData`: the file protocol's short-seek threshold is its `blocksize`
+    /// (unlimited by default), so AVIO reads *through* every forward gap instead of seeking; a
+    /// bounded blocksize makes it seek over the bytes of discarded streams.
+    init(path: String, interrupt: InterruptFlag? = nil, findStreamInfo: Bool = true,
+         seeksOverSkippedData: Bool = false) throws(AVPipelineError) {
         self.path = path
         try InputFileCheck.verify(path)
         var context: UnsafeMutablePointer<AVFormatContext>? = try allocated(avformat_alloc_context())
         if let interrupt { context!.pointee.interrupt_callback = interrupt.callback }
         // avformat_open_input frees the context when it fails.
-        let rc = try withDictionary(["protocol_whitelist": "file"]) { options in
-            avformat_open_input(&context, "file:" + path, nil, options)
+        var options = ["protocol_whitelist": "file"]
+        if seeksOverSkippedData { options["blocksize"] = "65536" }
+        // The open error is thrown inside the closure: a failed open leaves the options unconsumed,
+        // and withDictionary would otherwise report them instead of what went wrong.
+        try withDictionary(options) { options throws(AVPipelineError) in
+            let rc = avformat_open_input(&context, "file:" + path, nil, options)
+            if rc < 0 { throw Self.openError(rc, path: path) }
         }
-        if rc < 0 { throw Self.openError(rc, path: path) }
         pointer = try allocated(context)
         // Once `pointer` is set, a throw here runs `deinit`, which closes the context: closing it
         // here as well would free it twice.

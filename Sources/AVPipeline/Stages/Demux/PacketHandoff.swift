@@ -37,40 +37,42 @@ final class PacketHandoff: Sendable {
 
     // MARK: reader side
 
-    /// Hands a packet over, waiting while the buffer is full. Returns false when the consumer has
-    /// gone (the packet is dropped and the reader should stop).
-    func push(_ item: Item) async -> Bool {
-        while true {
-            enum Step { case done(Bool, CheckedContinuation<Item?, any Error>?), wait }
-            let step: Step = state.withLock { s in
-                if s.abandoned { return .done(false, nil) }
-                if let consumer = s.waitingConsumer {
-                    s.waitingConsumer = nil
-                    s.highWaterMark = max(s.highWaterMark, 1)
-                    return .done(true, consumer)
+    /// Waits until the buffer has room for one more packet, so the reader never reads a packet it
+    /// could not hand over (read-ahead, including the packet being read, stays within `capacity`).
+    /// Returns false when the consumer has gone and the reader should stop.
+    func waitForRoom() async -> Bool {
+        enum Now { case room, gone, full }
+        let now: Now = state.withLock { s in s.abandoned ? .gone : s.items.count < capacity ? .room : .full }
+        switch now {
+        case .room: return true
+        case .gone: return false
+        case .full:
+            return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let resumeNow: Bool? = state.withLock { s in
+                    if s.abandoned { return false }
+                    if s.items.count < capacity { return true }
+                    s.waitingProducer = continuation
+                    return nil
                 }
-                guard s.items.count < capacity else { return .wait }
-                s.items.append(item)
-                s.highWaterMark = max(s.highWaterMark, s.items.count)
-                return .done(true, nil)
-            }
-            switch step {
-            case .done(let accepted, let consumer):
-                consumer?.resume(returning: item)
-                return accepted
-            case .wait:
-                let keepGoing = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                    let resumeNow: Bool? = state.withLock { s in
-                        if s.abandoned { return false }
-                        if s.items.count < capacity { return true }
-                        s.waitingProducer = continuation
-                        return nil
-                    }
-                    if let resumeNow { continuation.resume(returning: resumeNow) }
-                }
-                if !keepGoing { return false }
+                if let resumeNow { continuation.resume(returning: resumeNow) }
             }
         }
+    }
+
+    /// Hands a packet over (after `waitForRoom`, so there is room): straight to a waiting consumer,
+    /// or into the buffer.
+    func deliver(_ item: Item) {
+        let consumer: CheckedContinuation<Item?, any Error>? = state.withLock { s in
+            if s.abandoned { return nil }
+            s.highWaterMark = max(s.highWaterMark, s.items.count + 1)
+            if let consumer = s.waitingConsumer {
+                s.waitingConsumer = nil
+                return consumer
+            }
+            s.items.append(item)
+            return nil
+        }
+        consumer?.resume(returning: item)
     }
 
     /// The reader is done: the consumer gets the buffered packets, then `nil` or the error.

@@ -36,7 +36,7 @@ final class TrackReader {
         self.interrupt = interrupt
         self.counters = counters
         streamIndex = track.index
-        context = try InputContext(path: path, interrupt: interrupt, findStreamInfo: false)
+        context = try InputContext(path: path, interrupt: interrupt, findStreamInfo: false, seeksOverSkippedData: true)
         // Formats that discover streams while reading (MPEG-TS) and raw streams (whose timing comes
         // from probing) need the probe; a complete multi-stream header must not be probed, since
         // probing reads packets of every stream.
@@ -57,6 +57,7 @@ final class TrackReader {
     func run(into handoff: PacketHandoff) async {
         do {
             while true {
+                guard await handoff.waitForRoom() else { return }
                 if interrupt.isRaised { throw AVPipelineError.cancelled }
                 let packet = try Packet()
                 let gotPacket = try readPacket(into: packet)
@@ -66,7 +67,7 @@ final class TrackReader {
                     handoff.finish(.end)
                     return
                 }
-                guard await handoff.push(.init(packet: packet)) else { return }
+                handoff.deliver(.init(packet: packet))
             }
         } catch let error as AVPipelineError {
             handoff.finish(.failure(error))
