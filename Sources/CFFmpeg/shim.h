@@ -56,6 +56,16 @@ static inline const int32_t *avp_stream_display_matrix(const AVStream *stream) {
 #endif
 }
 
+/// The H.264 parser of FFmpeg < 6.1 derives the VUI frame rate with the context's ticks_per_frame,
+/// which the H.264 decoder (not the parser) sets to 2; later versions use 2 themselves.
+static inline void avp_prepare_h264_parser_context(AVCodecContext *context) {
+#if !defined(FF_API_TICKS_PER_FRAME) || FF_API_TICKS_PER_FRAME
+    context->ticks_per_frame = 2;
+#else
+    (void)context;
+#endif
+}
+
 /// Copies FFmpeg's text for an error code into `buf` (what av_err2str does, without the macro).
 static inline const char *avp_err2str(int errnum, char *buf, size_t size) {
     av_strerror(errnum, buf, size);

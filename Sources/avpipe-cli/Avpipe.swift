@@ -18,7 +18,7 @@ struct Avpipe: ParsableCommand {
         143 terminated (SIGTERM).
         """,
         version: "0.1.0",
-        subcommands: [Encode.self, Demux.self, Probe.self]
+        subcommands: [Encode.self, Demux.self, Probe.self, Mux.self, Remux.self]
     )
 
     /// Parses and runs like swift-argument-parser's own `main`, but reports every error — usage

@@ -65,8 +65,8 @@ struct Encode: AsyncParsableCommand {
             case .adts:
                 summary = try await ADTSWriter(upstream: encoder, path: output, overwrite: overwrite).run(progress: progress.update)
             case .m4a, .mp4:
-                summary = try await MP4Writer(upstream: encoder, path: output, brand: container == .m4a ? .m4a : .mp4,
-                                              overwrite: overwrite).run(progress: progress.update)
+                summary = try await encoder.writeMP4(to: output, brand: container == .m4a ? .m4a : .mp4,
+                                                     overwrite: overwrite, progress: progress.update)
             }
             progress.finish(at: summary.duration)
         }

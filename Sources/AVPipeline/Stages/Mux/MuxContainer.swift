@@ -1,0 +1,48 @@
+/// The ISO-BMFF flavours the Muxer writes, each one of libavformat's muxers.
+public enum MuxContainer: String, Sendable, CaseIterable {
+    /// `.mp4` (the `mp4` muxer).
+    case mp4
+    /// `.m4a`: the iTunes audio flavour (the `ipod` muxer).
+    case m4a
+    /// `.mov`: QuickTime (the `mov` muxer).
+    case mov
+
+    var muxerName: String {
+        switch self {
+        case .mp4: "mp4"
+        case .m4a: "ipod"
+        case .mov: "mov"
+        }
+    }
+
+    /// The container a file name's extension asks for (`x.m4a` → `.m4a`), nil when it names none.
+    public init?(path: String) {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        switch name[name.index(after: dot)...].lowercased() {
+        case "mp4", "m4v": self = .mp4
+        case "m4a", "m4b": self = .m4a
+        case "mov", "qt": self = .mov
+        default: return nil
+        }
+    }
+}
+
+/// What a finished mux produced.
+public struct MuxSummary: Sendable {
+    public struct Track: Sendable {
+        public let kind: String
+        public let codec: Codec
+        public let packets: Int
+        public let bytes: Int
+        /// End of the track's last packet (presentation time).
+        public let end: MediaTime?
+    }
+
+    public let path: String
+    public let tracks: [Track]
+    /// The longest track's end.
+    public let duration: MediaTime?
+    /// The most packets the interleaving buffer ever held (never more than one per track).
+    public let bufferHighWaterMark: Int
+}

@@ -1,0 +1,220 @@
+internal import CFFmpeg
+
+/// The codec-erased face of a typed input: the Muxer only needs raw packets from it.
+protocol MuxPacketSource: AnyObject {
+    func nextPacket() async throws -> Packet?
+}
+
+final class AudioMuxSource<Upstream: SampleSource, C: AudioCodecKind>: MuxPacketSource
+where Upstream.Buffer == EncodedAudioPacket<C> {
+    private let upstream: Upstream
+    init(_ upstream: Upstream) { self.upstream = upstream }
+    func nextPacket() async throws -> Packet? { try await upstream.next()?.packet }
+}
+
+final class VideoMuxSource<Upstream: SampleSource, C: VideoCodecKind>: MuxPacketSource
+where Upstream.Buffer == EncodedVideoPacket<C> {
+    private let upstream: Upstream
+    init(_ upstream: Upstream) { self.upstream = upstream }
+    func nextPacket() async throws -> Packet? { try await upstream.next()?.packet }
+}
+
+/// One input of a Muxer: its packets, codec description and time base, plus the framing fix the
+/// container needs. ADTS-framed AAC goes through FFmpeg's `aac_adtstoasc` (which also produces the
+/// AudioSpecificConfig the `esds` box needs); Annex B H.264/H.265 is left to the mp4 muxer, which
+/// converts start codes to length prefixes and builds `avcC`/`hvcC` from in-band parameter sets.
+final class MuxTrack {
+    enum Kind: String { case audio, video }
+
+    let kind: Kind
+    /// Names the input in errors (a file path when known).
+    let label: String
+    private let source: MuxPacketSource
+    private let inputParameters: CodecParameters
+    private let inputTimeBase: Rational
+    private var filter: BitstreamFilter?
+    private var lookahead: Packet?
+    private var spare: Packet?
+    private var upstreamEnded = false
+    private var nextDTS: Int64?
+    private let fallbackFrameRate: Rational
+    private var rawTiming: RawVideoTiming?
+    private var rawEnded = false
+
+    init(kind: Kind, label: String, source: MuxPacketSource, parameters: CodecParameters, timeBase: Rational,
+         fallbackFrameRate: Rational = Rational(25, 1)) {
+        self.kind = kind
+        self.fallbackFrameRate = fallbackFrameRate
+        self.label = label
+        self.source = source
+        inputParameters = parameters
+        inputTimeBase = timeBase
+    }
+
+    var codecID: AVCodecID { inputParameters.codecID }
+
+    /// The parameters and time base the output stream gets; valid after `prepare()`.
+    private(set) var parameters: CodecParameters!
+    private(set) var timeBase: Rational!
+
+    /// Reads the first packet, which decides whether a bitstream filter is needed, and settles the
+    /// stream's parameters (a filter may only produce extradata once it has seen a packet).
+    func prepare() async throws {
+        let first = try await source.nextPacket()
+        if let first, codecID == AV_CODEC_ID_AAC, Self.startsWithADTSSync(first) {
+            let filter = try BitstreamFilter(name: "aac_adtstoasc", parameters: inputParameters, timeBase: inputTimeBase)
+            self.filter = filter
+            lookahead = first
+            let filtered = try await nextFiltered(filter)
+            // aac_adtstoasc hands the AudioSpecificConfig over as side data of its first packet;
+            // the stream needs it before the header is written (a fragmented moov comes first).
+            parameters = try Self.parameters(try filter.outputParameters(), withExtradataOf: filtered)
+            timeBase = filter.outputTimeBase
+            lookahead = filtered
+        } else if let first, kind == .video, codecID == AV_CODEC_ID_H264 || codecID == AV_CODEC_ID_HEVC,
+                  first.pointer.pointee.dts == avp_nopts_value(), first.pointer.pointee.pts == avp_nopts_value() {
+            // A raw elementary stream: no timestamps at all.
+            let timing = try RawVideoTiming(codec: codecID, first: first, fallbackFrameRate: fallbackFrameRate,
+                                            reorderDelay: Int(inputParameters.pointer.pointee.video_delay), label: label)
+            rawTiming = timing
+            parameters = inputParameters
+            timeBase = timing.timeBase
+        } else {
+            parameters = inputParameters
+            timeBase = inputTimeBase
+            lookahead = first
+        }
+        try validate(first: first)
+    }
+
+    /// The next packet for the container, timestamps in `timeBase`; nil at the end.
+    func next() async throws -> Packet? {
+        let packet: Packet?
+        if let waiting = lookahead {
+            lookahead = nil
+            packet = waiting
+        } else if let rawTiming {
+            return try await nextTimed(rawTiming)
+        } else if let filter {
+            packet = try await nextFiltered(filter)
+        } else {
+            packet = try await source.nextPacket()
+        }
+        guard let packet else { return nil }
+        try fillTimestamps(packet)
+        return packet
+    }
+
+    /// Filters until one packet comes out. The filter takes each input packet's reference and leaves
+    /// its owner blank: that blank owner receives the next output, so filtering allocates nothing.
+    private func nextFiltered(_ filter: BitstreamFilter) async throws -> Packet? {
+        while true {
+            if let shell = spare {
+                switch try filter.receive(into: shell) {
+                case .got: spare = nil; return shell
+                case .drained: return nil
+                case .needsInput: break
+                }
+            }
+            if let input = try await pullForFilter() {
+                let position = MediaTime(ffmpeg: input.pointer.pointee.pts, timeBase: inputTimeBase)
+                do {
+                    try filter.send(input)
+                } catch {
+                    throw AVPipelineError.invalidData(path: label, position: position,
+                                                      reason: "not a valid ADTS frame (aac_adtstoasc: \(error))")
+                }
+                spare = input
+            } else {
+                try filter.send(nil)
+                if spare == nil { spare = try Packet() }
+            }
+        }
+    }
+
+    private func nextTimed(_ timing: RawVideoTiming) async throws -> Packet? {
+        while true {
+            if let ready = try timing.nextReady() { return ready }
+            if rawEnded { return nil }
+            if let packet = try await source.nextPacket() {
+                timing.add(packet)
+            } else {
+                rawEnded = true
+                timing.finish()
+            }
+        }
+    }
+
+    /// The frame rate raw video was timed with, and whether the stream declared it.
+    var rawFrameRate: (rate: Rational, declared: Bool)? {
+        rawTiming.map { ($0.frameRate, $0.frameRateIsDeclared) }
+    }
+
+    private func pullForFilter() async throws -> Packet? {
+        if let waiting = lookahead { lookahead = nil; return waiting }
+        if upstreamEnded { return nil }
+        let packet = try await source.nextPacket()
+        if packet == nil { upstreamEnded = true }
+        return packet
+    }
+
+    /// Raw streams may arrive without timestamps: continue from the previous packet's end.
+    private func fillTimestamps(_ packet: Packet) throws {
+        let p = packet.pointer
+        let none = avp_nopts_value()
+        if p.pointee.dts == none && p.pointee.pts == none {
+            guard let nextDTS else {
+                if p.pointee.duration <= 0 {
+                    throw AVPipelineError.invalidData(path: label, position: nil, reason: "packet without timestamp or duration")
+                }
+                p.pointee.dts = 0
+                p.pointee.pts = 0
+                self.nextDTS = p.pointee.duration
+                return
+            }
+            p.pointee.dts = nextDTS
+            p.pointee.pts = nextDTS
+        } else if p.pointee.dts == none {
+            p.pointee.dts = p.pointee.pts
+        }
+        if p.pointee.duration > 0 { nextDTS = p.pointee.dts + p.pointee.duration }
+    }
+
+    /// Catches inputs the container cannot describe, before anything is written.
+    private func validate(first: Packet?) throws {
+        guard first != nil || rawTiming != nil else {
+            throw AVPipelineError.invalidData(path: label, position: nil, reason: "the \(kind.rawValue) input has no packets")
+        }
+        let p = parameters.pointer.pointee
+        if kind == .video && (p.width <= 0 || p.height <= 0) {
+            throw AVPipelineError.invalidData(path: label, position: nil,
+                                              reason: "no usable sequence parameter set (frame size unknown)")
+        }
+        if codecID == AV_CODEC_ID_AAC && p.extradata_size == 0 {
+            throw AVPipelineError.invalidData(path: label, position: nil,
+                                              reason: "AAC without AudioSpecificConfig or ADTS headers")
+        }
+    }
+
+    /// A copy of `base` whose extradata is the packet's new-extradata side data, when it has some.
+    private static func parameters(_ base: CodecParameters, withExtradataOf packet: Packet?) throws(AVPipelineError) -> CodecParameters {
+        var size = 0
+        guard let packet, let side = av_packet_get_side_data(packet.pointer, AV_PKT_DATA_NEW_EXTRADATA, &size),
+              size > 0 else { return base }
+        // Filled here, before anyone else sees it: CodecParameters is shared read-only afterwards.
+        let copy = try CodecParameters(copying: base.pointer)
+        let p = copy.pointer
+        av_freep(&p.pointee.extradata)
+        guard let bytes = av_mallocz(size + Int(avp_input_buffer_padding_size())) else { throw .outOfMemory }
+        memcpy(bytes, side, size)
+        p.pointee.extradata = bytes.assumingMemoryBound(to: UInt8.self)
+        p.pointee.extradata_size = Int32(size)
+        return copy
+    }
+
+    /// `FFF` sync word with layer 00: an ADTS header rather than a raw AAC access unit.
+    static func startsWithADTSSync(_ packet: Packet) -> Bool {
+        guard packet.size >= 7, let data = packet.pointer.pointee.data else { return false }
+        return data[0] == 0xFF && (data[1] & 0xF6) == 0xF0
+    }
+}

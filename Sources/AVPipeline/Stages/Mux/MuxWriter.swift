@@ -1,0 +1,90 @@
+internal import CFFmpeg
+
+/// The libavformat half of the Muxer: one output context with one stream per track. It writes
+/// packets in the order it is given (the Muxer has already interleaved them), so it uses
+/// `av_write_frame` — libavformat's own interleaving queue would hold packets back (up to
+/// `max_interleave_delta`) when one track ends early.
+final class MuxWriter {
+    private struct Stats {
+        var packets = 0
+        var bytes = 0
+        var end: MediaTime?
+    }
+
+    private let context: OutputContext
+    private let finalPath: String
+    private let tracks: [MuxTrack]
+    private let streams: [UnsafeMutablePointer<AVStream>]
+    private var stats: [Stats]
+    private(set) var position: MediaTime?
+
+    init(path: String, finalPath: String, container: MuxContainer, tracks: [MuxTrack],
+         muxerOptions: [String: String]) throws(AVPipelineError) {
+        self.finalPath = finalPath
+        self.tracks = tracks
+        context = try OutputContext(formatName: container.muxerName, path: path)
+        var streams: [UnsafeMutablePointer<AVStream>] = []
+        for track in tracks {
+            streams.append(try context.addStream(parameters: track.parameters, timeBase: track.timeBase))
+        }
+        self.streams = streams
+        stats = Array(repeating: Stats(), count: tracks.count)
+        do {
+            try context.writeHeader(options: muxerOptions)
+        } catch {
+            throw Self.describe(error, path: finalPath, track: nil)
+        }
+    }
+
+    /// Writes one packet of track `index` (timestamps in the track's time base) and releases its payload.
+    func write(_ packet: Packet, track index: Int) throws(AVPipelineError) {
+        let p = packet.pointer
+        let stream = streams[index]
+        av_packet_rescale_ts(p, tracks[index].timeBase.avValue, stream.pointee.time_base)
+        p.pointee.stream_index = stream.pointee.index
+        if let pts = MediaTime(ffmpeg: p.pointee.pts, timeBase: Rational(stream.pointee.time_base)) {
+            let end = MediaTime(value: pts.value + max(p.pointee.duration, 0), timeBase: pts.timeBase)
+            if stats[index].end.map({ end > $0 }) ?? true { stats[index].end = end }
+            if position.map({ end > $0 }) ?? true { position = end }
+        }
+        stats[index].packets += 1
+        stats[index].bytes += packet.size
+        defer { packet.unref() }
+        do {
+            try check(av_write_frame(context.pointer, p), "av_write_frame")
+        } catch {
+            throw Self.describe(error, path: finalPath, track: tracks[index],
+                                at: MediaTime(ffmpeg: p.pointee.dts, timeBase: Rational(stream.pointee.time_base)))
+        }
+    }
+
+    func finish() throws(AVPipelineError) {
+        do {
+            try context.finish()
+        } catch {
+            throw Self.describe(error, path: finalPath, track: nil)
+        }
+    }
+
+    func summary(path: String, highWaterMark: Int) -> MuxSummary {
+        let perTrack = tracks.indices.map { index in
+            MuxSummary.Track(kind: tracks[index].kind.rawValue, codec: Codec(tracks[index].codecID),
+                             packets: stats[index].packets, bytes: stats[index].bytes, end: stats[index].end)
+        }
+        return MuxSummary(path: path, tracks: perTrack, duration: position, bufferHighWaterMark: highWaterMark)
+    }
+
+    /// I/O failures become `outputWriteFailed`; a packet the muxer refuses (timestamps going
+    /// backwards, say) is the input's fault and names it.
+    static func describe(_ error: AVPipelineError, path: String, track: MuxTrack?, at position: MediaTime? = nil) -> AVPipelineError {
+        guard case .ffmpeg(_, let code, let message) = error else { return error }
+        switch avp_errno_of(code) {
+        case ENOSPC, EIO, EFBIG, EDQUOT, EROFS, EACCES: return .outputWriteFailed(path: path, reason: message)
+        default:
+            if let track, code == avp_error_einval() || code == avp_error_invaliddata() {
+                return .invalidData(path: track.label, position: position, reason: "the muxer refused a packet: \(message)")
+            }
+            return error
+        }
+    }
+}

@@ -1,0 +1,164 @@
+internal import CFFmpeg
+
+/// Writes any number of encoded audio and video streams into one MP4/M4A/MOV file with
+/// libavformat's muxers.
+///
+/// The Muxer *pulls*: it keeps exactly one waiting packet per input and always writes the one with
+/// the earliest decode time, then asks that same input for its next packet. No input runs ahead
+/// and nothing piles up (`MuxSummary.bufferHighWaterMark` ≤ number of tracks). By default the
+/// index (`moov`) is moved before the media data (faststart); in fragmented mode the file is a
+/// series of self-contained fragments written under the final name as they complete, so a process
+/// killed mid-write leaves a file playable up to its last completed fragment.
+///
+/// ```swift
+/// let muxer = try Muxer(path: "a.mp4")
+/// try muxer.addVideo(video)     // EncodedVideoPacket source (Annex B or length-prefixed)
+/// try muxer.addAudio(audio)     // EncodedAudioPacket source (raw AAC or ADTS)
+/// let summary = try await muxer.run()
+/// ```
+public final class Muxer {
+    public struct Options: Sendable {
+        /// Which container; nil picks it from the output's extension.
+        public var container: MuxContainer?
+        /// Put `moov` before `mdat` so playback can start before the whole file is read.
+        public var faststart: Bool
+        /// Write self-contained fragments (`moof`+`mdat`) that survive the process being killed.
+        public var fragmented: Bool
+        /// Longest fragment in fragmented mode (video fragments also start at each keyframe).
+        public var fragmentDuration: MediaTime
+        public var overwrite: Bool
+        /// Write no faster than real time, like a live recording (the media's own clock paces it).
+        public var realtime: Bool
+
+        public init(container: MuxContainer? = nil, faststart: Bool = true, fragmented: Bool = false,
+                    fragmentDuration: MediaTime = .seconds(1), overwrite: Bool = false, realtime: Bool = false) {
+            self.realtime = realtime
+            self.container = container
+            self.faststart = faststart
+            self.fragmented = fragmented
+            self.fragmentDuration = fragmentDuration
+            self.overwrite = overwrite
+        }
+    }
+
+    public let path: String
+    public let options: Options
+    public let container: MuxContainer
+    private let file: AtomicOutputFile
+    private var tracks: [MuxTrack] = []
+    private var started = false
+
+    /// Checks the output (folder exists and is writable, no file in the way) before any input is read.
+    public init(path: String, options: Options = .init()) throws {
+        guard let container = options.container ?? MuxContainer(path: path) else {
+            throw AVPipelineError.unsupportedFormat("cannot tell the container from '\(path)': use .mp4, .m4a or .mov")
+        }
+        guard options.fragmentDuration.value > 0 else {
+            throw AVPipelineError.invalidOption(name: "fragment duration", value: "\(options.fragmentDuration)", reason: "must be positive")
+        }
+        self.path = path
+        self.options = options
+        self.container = container
+        file = try AtomicOutputFile(path: path, overwrite: options.overwrite, inPlace: options.fragmented)
+    }
+
+    /// Adds an encoded audio stream; returns its track index.
+    @discardableResult
+    public func addAudio<Upstream: SampleSource, C: AudioCodecKind>(_ source: Upstream, label: String? = nil) throws -> Int
+    where Upstream.Buffer == EncodedAudioPacket<C> {
+        let format = source.outputFormat
+        return try add(MuxTrack(kind: .audio, label: label ?? "audio track \(tracks.count + 1)",
+                                source: AudioMuxSource(source), parameters: format.parameters, timeBase: format.timeBase))
+    }
+
+    /// Adds an encoded video stream (Annex B or length-prefixed H.264/H.265, …); returns its track index.
+    ///
+    /// A raw elementary stream (packets without timestamps) is timed here: at the frame rate its
+    /// timing info declares, else `fallbackFrameRate`; presentation order comes from each picture's
+    /// order count, so B-frames get correct timestamps.
+    @discardableResult
+    public func addVideo<Upstream: SampleSource, C: VideoCodecKind>(_ source: Upstream, label: String? = nil,
+                                                                    fallbackFrameRate: Rational = Rational(25, 1)) throws -> Int
+    where Upstream.Buffer == EncodedVideoPacket<C> {
+        guard fallbackFrameRate.numerator > 0, fallbackFrameRate.denominator > 0 else {
+            throw AVPipelineError.invalidOption(name: "frame rate", value: "\(fallbackFrameRate)", reason: "must be positive")
+        }
+        let format = source.outputFormat
+        return try add(MuxTrack(kind: .video, label: label ?? "video track \(tracks.count + 1)",
+                                source: VideoMuxSource(source), parameters: format.parameters, timeBase: format.timeBase,
+                                fallbackFrameRate: fallbackFrameRate))
+    }
+
+    private func add(_ track: MuxTrack) throws -> Int {
+        guard !started else { throw AVPipelineError.invalidOption(name: "track", value: track.label, reason: "the muxer is already running") }
+        guard let format = av_guess_format(container.muxerName, nil, nil),
+              avformat_query_codec(format, track.codecID, 0) == 1 else {
+            throw AVPipelineError.unsupportedCodec("\(Codec(track.codecID)) cannot be stored in \(container.rawValue) (\(track.label))")
+        }
+        tracks.append(track)
+        return tracks.count - 1
+    }
+
+    /// Pulls every input to its end and writes the file; it is complete and in place on return.
+    /// Callable once.
+    @discardableResult
+    public func run(progress: ((MediaTime) -> Void)? = nil) async throws -> MuxSummary {
+        guard !started else { throw AVPipelineError.invalidOption(name: "run", value: path, reason: "a muxer runs once") }
+        started = true
+        guard !tracks.isEmpty else { throw AVPipelineError.invalidOption(name: "tracks", value: "none", reason: "add at least one input") }
+
+        var queue = InterleavingQueue<Packet>(inputCount: tracks.count)
+        for (index, track) in tracks.enumerated() {
+            try checkCancellation()
+            try await track.prepare()
+            if let packet = try await track.next() { queue.put(packet, at: Self.decodeTime(packet, track), input: index) }
+        }
+
+        let writer = try MuxWriter(path: file.temporaryPath, finalPath: path, container: container,
+                                   tracks: tracks, muxerOptions: muxerOptions)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var firstTime: MediaTime?
+        while let (index, time, packet) = queue.popEarliest() {
+            try checkCancellation()
+            if options.realtime {
+                let origin = firstTime ?? time
+                firstTime = origin
+                let due = start + .microseconds(MediaTime(value: time.converted(to: Rational(1, 1_000_000)).value
+                                                          - origin.converted(to: Rational(1, 1_000_000)).value,
+                                                          timeBase: Rational(1, 1_000_000)).value)
+                if due > clock.now {
+                    do { try await Task.sleep(until: due, clock: clock) } catch { throw AVPipelineError.cancelled }
+                }
+            }
+            try writer.write(packet, track: index)
+            if let progress, let position = writer.position { progress(position) }
+            if let next = try await tracks[index].next() {
+                queue.put(next, at: Self.decodeTime(next, tracks[index]), input: index)
+            }
+        }
+        try checkCancellation()
+        try writer.finish()
+        try file.commit()
+        return writer.summary(path: path, highWaterMark: queue.highWaterMark)
+    }
+
+    private var muxerOptions: [String: String] {
+        if options.fragmented {
+            let microseconds = options.fragmentDuration.converted(to: Rational(1, 1_000_000)).value
+            // flush_packets: hand each completed fragment to the OS at once (libavformat only does
+            // so by itself for unseekable outputs), so a killed process loses the current one only.
+            var flags = ["movflags": "+frag_keyframe+empty_moov+default_base_moof", "frag_duration": "\(microseconds)",
+                         "flush_packets": "1"]
+            // default_base_moof makes the mp4 muxer's major brand `iso5`, which some readers
+            // (AtomicParsley) refuse; `isom` is accurate too, and `iso6` stays a compatible brand.
+            if container == .mp4 { flags["brand"] = "isom" }
+            return flags
+        }
+        return options.faststart ? ["movflags": "+faststart"] : [:]
+    }
+
+    private static func decodeTime(_ packet: Packet, _ track: MuxTrack) -> MediaTime {
+        MediaTime(value: packet.pointer.pointee.dts, timeBase: track.timeBase)
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import AVPipeline
+
+/// `avpipe mux`: raw H.264/H.265 and/or AAC (ADTS) → MP4/M4A/MOV, without re-encoding.
+struct Mux: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Combine a video stream and/or an audio stream into one MP4/M4A/MOV file (no re-encoding).",
+        discussion: """
+        Example: avpipe mux --video a.h264 --audio a.aac --out a.mp4
+        Inputs may be raw streams (Annex B .h264/.h265, ADTS .aac) or any file FFmpeg reads; the first \
+        video or audio track is taken. Raw video is timed at the frame rate its headers declare, else --fps.
+        """
+    )
+
+    @Option(help: ArgumentHelp("Video input (e.g. a raw .h264/.h265 stream).", valueName: "file"))
+    var video: String?
+
+    @Option(help: ArgumentHelp("Audio input (e.g. an ADTS .aac stream).", valueName: "file"))
+    var audio: String?
+
+    @Option(name: .customLong("out"), help: ArgumentHelp("Output file: .mp4, .m4a or .mov.", valueName: "file"))
+    var output: String
+
+    @Option(help: ArgumentHelp("Frame rate of raw video whose headers declare none (25, 29.97, 30000/1001).", valueName: "rate"))
+    var fps: FrameRateArgument = FrameRateArgument(argument: "25")!
+
+    @OptionGroup var layout: MuxLayoutOptions
+    @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        guard video != nil || audio != nil else { throw ValidationError("nothing to mux: pass --video and/or --audio") }
+        try MuxLayoutOptions.validateOutput(output)
+        for input in [video, audio].compactMap({ $0 }) { try OutputPaths.ensureDistinct(input: input, output: output) }
+    }
+
+    func run() async throws {
+        let (video, audio, output, fps) = (video, audio, output, fps.rate)
+        let options = layout.options(overwrite: outputOptions.overwrite)
+        try await CommandRunner.run(logging: logging) {
+            let muxer = try Muxer(path: output, options: options)
+            let videoDemuxer = try video.map { try Demuxer(path: $0) }
+            let audioDemuxer = try audio.map { try Demuxer(path: $0) }
+            if let video, let videoDemuxer {
+                try muxer.addVideo(try videoDemuxer.videoTrack(), label: video, fallbackFrameRate: fps)
+            }
+            if let audio, let audioDemuxer {
+                try muxer.addAudio(try audioDemuxer.audioTrack(), label: audio)
+            }
+            let total = [videoDemuxer?.info.duration, audioDemuxer?.info.duration].compactMap { $0 }.max()
+            let progress = ProgressLine(total: total)
+            let summary = try await muxer.run(progress: progress.update)
+            progress.finish(at: summary.duration)
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+import TestSupport
+import AVPipeline
+
+/// Records, in pull order, which input produced which packet (decode time and duration in seconds).
+final class PullLog {
+    var entries: [(input: Int, dts: Double, duration: Double)] = []
+}
+
+/// Forwards an AAC stream, optionally slowly, and logs every packet the muxer pulls from it.
+final class LoggedSource<Upstream: SampleSource>: SampleSource where Upstream.Buffer == EncodedAudioPacket<AAC> {
+    typealias Buffer = EncodedAudioPacket<AAC>
+    private let upstream: Upstream
+    private let input: Int
+    private let log: PullLog
+    private let delay: Duration?
+
+    init(_ upstream: Upstream, input: Int, log: PullLog, delay: Duration? = nil) {
+        self.upstream = upstream
+        self.input = input
+        self.log = log
+        self.delay = delay
+    }
+
+    var outputFormat: EncodedAudioFormat { upstream.outputFormat }
+
+    func next() async throws -> EncodedAudioPacket<AAC>? {
+        if let delay { try await Task.sleep(for: delay) }
+        let buffer = try await upstream.next()
+        if let buffer, let dts = buffer.decodeTime {
+            log.entries.append((input, dts.seconds, buffer.duration?.seconds ?? 0))
+        }
+        return buffer
+    }
+}
+
+/// Packets of every stream in file order (by byte position), from ffprobe.
+func packetsInFileOrder(_ path: String) throws -> [(stream: Int, dts: Double)] {
+    let result = try Subprocess.run("ffprobe", ["-v", "error", "-of", "json", "-show_entries",
+                                                "packet=stream_index,dts_time,pos", "-show_packets", path])
+    let json = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
+    let packets = json?["packets"] as? [[String: Any]] ?? []
+    return packets
+        .compactMap { p -> (Int, Int, Double)? in
+            guard let stream = p["stream_index"] as? Int, let pos = (p["pos"] as? String).flatMap(Int.init),
+                  let dts = (p["dts_time"] as? String).flatMap(Double.init) else { return nil }
+            return (pos, stream, dts)
+        }
+        .sorted { $0.0 < $1.0 }
+        .map { ($0.1, $0.2) }
+}
+
+@Suite struct MuxerTests {
+    @Test func interleavesBySlowAndFastInputWithABoundedBuffer() async throws {
+        let folder = TemporaryDirectory()
+        try MediaFactory.tone(folder.file("a.wav"), seconds: 2, sampleRate: 44_100, channels: 2)
+        try MediaFactory.tone(folder.file("b.wav"), seconds: 3, sampleRate: 48_000, channels: 1)
+        let log = PullLog()
+        let fast = LoggedSource(try FileCapture(path: folder.file("a.wav")).encodeAAC(), input: 0, log: log)
+        let slow = LoggedSource(try FileCapture(path: folder.file("b.wav")).encodeAAC(), input: 1, log: log,
+                                delay: .milliseconds(1))
+        let muxer = try Muxer(path: folder.file("out.mp4"))
+        try muxer.addAudio(fast)
+        try muxer.addAudio(slow)
+        let summary = try await muxer.run()
+
+        // The buffer holds one waiting packet per input, never more.
+        #expect(summary.bufferHighWaterMark <= 2)
+        // No input ran ahead: whenever an input is pulled, the packet it last gave (just written)
+        // was not later than the other input's waiting packet. (Skipped once the other input may
+        // have ended, i.e. after it gave its last packet.)
+        var latest: [Double?] = [nil, nil]
+        let lastOf = [0, 1].map { input in log.entries.last { $0.input == input }!.dts }
+        for entry in log.entries {
+            let other = 1 - entry.input
+            if let mine = latest[entry.input], let theirs = latest[other], theirs < lastOf[other] {
+                #expect(mine <= theirs + 1e-9, "input \(entry.input) ran ahead: wrote \(mine) while \(theirs) waited")
+            }
+            latest[entry.input] = entry.dts
+        }
+        // Independent reader: every packet is there, and the file is in decode-time order.
+        let counts = [log.entries.filter { $0.input == 0 }.count, log.entries.filter { $0.input == 1 }.count]
+        #expect(summary.tracks.map(\.packets) == counts)
+        #expect(try Probe.packets(folder.file("out.mp4"), stream: "a:0").count == counts[0])
+        #expect(try Probe.packets(folder.file("out.mp4"), stream: "a:1").count == counts[1])
+        let order = try packetsInFileOrder(folder.file("out.mp4"))
+        #expect(order.count == counts[0] + counts[1])
+        for (a, b) in zip(order, order.dropFirst()) {
+            #expect(a.dts <= b.dts + 1e-9, "file order breaks decode-time order: \(a) then \(b)")
+        }
+        #expect(folder.contents() == ["a.wav", "b.wav", "out.mp4"])
+    }
+
+    @Test func m4aRoundTripsToTheSameADTSBytes() async throws {
+        let folder = TemporaryDirectory()
+        try MediaFactory.tone(folder.file("in.wav"), seconds: 2, channels: 2)
+        try await FileCapture(path: folder.file("in.wav")).encodeAAC().writeADTS(to: folder.file("reference.aac"))
+        let muxer = try Muxer(path: folder.file("out.m4a"))
+        try muxer.addAudio(try FileCapture(path: folder.file("in.wav")).encodeAAC())
+        try await muxer.run()
+        // ffmpeg's own demuxer + ADTS muxer take the M4A apart again.
+        try MediaFactory.ffmpeg(["-v", "error", "-i", folder.file("out.m4a"), "-c", "copy", "-f", "adts", folder.file("back.aac")])
+        #expect(try fileBytes(folder.file("back.aac")) == fileBytes(folder.file("reference.aac")))
+    }
+
+    @Test(arguments: [false, true])
+    func faststartDecidesWhetherMoovPrecedesMdat(faststart: Bool) async throws {
+        let folder = TemporaryDirectory()
+        try MediaFactory.tone(folder.file("in.wav"), seconds: 1)
+        let muxer = try Muxer(path: folder.file("out.m4a"), options: .init(faststart: faststart))
+        try muxer.addAudio(try FileCapture(path: folder.file("in.wav")).encodeAAC())
+        try await muxer.run()
+        let types = try ContainerOracles.topLevelBoxes(folder.file("out.m4a")).map(\.type)
+        let moov = try #require(types.firstIndex(of: "moov"))
+        let mdat = try #require(types.firstIndex(of: "mdat"))
+        #expect((moov < mdat) == faststart, "boxes: \(types)")
+        #expect(types.first == "ftyp")
+    }
+
+    @Test func fragmentedOutputIsASeriesOfFragments() async throws {
+        let folder = TemporaryDirectory()
+        try MediaFactory.tone(folder.file("in.wav"), seconds: 5)
+        let muxer = try Muxer(path: folder.file("out.mp4"), options: .init(fragmented: true))
+        try muxer.addAudio(try FileCapture(path: folder.file("in.wav")).encodeAAC())
+        let summary = try await muxer.run()
+        let types = try ContainerOracles.topLevelBoxes(folder.file("out.mp4")).map(\.type)
+        #expect(Array(types.prefix(2)) == ["ftyp", "moov"])
+        // One-second fragments: about five moof+mdat pairs.
+        #expect(types.filter { $0 == "moof" }.count >= 4, "boxes: \(types)")
+        #expect(types.filter { $0 == "moof" }.count == types.filter { $0 == "mdat" }.count)
+        #expect(try Probe.packets(folder.file("out.mp4")).count == summary.tracks[0].packets)
+    }
+
+    @Test func independentParsersAcceptTheOutput() async throws {
+        let folder = TemporaryDirectory()
+        try MediaFactory.tone(folder.file("in.wav"), seconds: 2, channels: 2)
+        for (name, fragmented) in [("plain.m4a", false), ("fragmented.mp4", true)] {
+            let muxer = try Muxer(path: folder.file(name), options: .init(fragmented: fragmented))
+            try muxer.addAudio(try FileCapture(path: folder.file("in.wav")).encodeAAC())
+            try await muxer.run()
+            let tree = try ContainerOracles.atomicParsley(folder.file(name))
+            #expect(tree.contains("Atom mp4a") || tree.contains("mp4a"), "\(name): \(tree)")
+            let tracks = try ContainerOracles.mkvmergeTracks(folder.file(name))
+            #expect(tracks.count == 1)
+            #expect((tracks.first?["codec"] as? String)?.contains("AAC") == true, "\(name): \(tracks)")
+            // 2 s of 44.1 kHz stereo S16 is 352800 bytes; allow the AAC priming/padding frames.
+            let decoded = try ContainerOracles.gstreamerDecodedBytes(folder.file(name), video: false, in: folder)
+            #expect(abs(decoded - 352_800) <= 2 * 1024 * 4, "\(name): GStreamer decoded \(decoded) bytes")
+        }
+    }
+
+    @Test func unknownExtensionIsRefused() throws {
+        let folder = TemporaryDirectory()
+        #expect(throws: AVPipelineError.unsupportedFormat("cannot tell the container from '\(folder.file("out.xyz"))': use .mp4, .m4a or .mov")) {
+            try Muxer(path: folder.file("out.xyz"))
+        }
+        #expect(folder.contents().isEmpty)
+    }
+
+    @Test func unwritableFolderIsATypedErrorAndLeavesNothing() throws {
+        do {
+            _ = try Muxer(path: "/proc/avpipe-test-out.mp4")
+            Issue.record("expected an error")
+        } catch let error as AVPipelineError {
+            #expect(error.category == .output, "\(error)")
+        }
+        let folder = TemporaryDirectory()
+        let readOnly = folder.file("ro")
+        try FileManager.default.createDirectory(atPath: readOnly, withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o555])
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: readOnly) }
+        guard geteuid() != 0 else {
+            print("notice: running as root, permissions do not stop writes; read-only folder check skipped")
+            return
+        }
+        for fragmented in [false, true] {
+            #expect(throws: AVPipelineError.self) {
+                try Muxer(path: readOnly + "/out.mp4", options: .init(fragmented: fragmented))
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: readOnly).isEmpty)
+    }
+
+    @Test func failedRunLeavesNoFileEvenWhenFragmented() async throws {
+        let folder = TemporaryDirectory()
+        try MediaFactory.tone(folder.file("in.wav"), seconds: 1)
+        for fragmented in [false, true] {
+            let muxer = try Muxer(path: folder.file("out.mp4"), options: .init(fragmented: fragmented))
+            try muxer.addAudio(try FileCapture(path: folder.file("in.wav")).encodeAAC())
+            let task = Task { try await muxer.run() }
+            task.cancel()
+            await #expect(throws: AVPipelineError.cancelled) { try await task.value }
+        }
+        #expect(folder.contents() == ["in.wav"])
+    }
+}
