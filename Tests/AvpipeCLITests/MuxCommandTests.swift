@@ -101,24 +101,28 @@ import TestSupport
         _ = try ContainerOracles.atomicParsley(folder.file("both.mp4"))
     }
 
-    @Test func killedFragmentedMuxKeepsEveryCompletedFragment() async throws {
+    /// Synchronous on purpose: the poll must not wait for a cooperative-pool thread (other tests
+    /// block those in `waitUntilExit`), or the mux could finish before it is killed.
+    @Test func killedFragmentedMuxKeepsEveryCompletedFragment() throws {
         let folder = TemporaryDirectory()
-        let (video, audio) = try Self.makeInputs(in: folder, seconds: 8)
+        let (video, audio) = try Self.makeInputs(in: folder, seconds: 15)
         let out = folder.file("live.mp4")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Locations.avpipe)
         process.arguments = ["mux", "--video", video, "--audio", audio, "--out", out, "--fragmented", "--realtime"]
-        process.standardError = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
         // Wait (bounded) until at least three fragments are complete, then kill outright.
         var fragments = 0
-        for _ in 0..<200 where fragments < 3 {
-            try await Task.sleep(for: .milliseconds(50))
+        for _ in 0..<400 where fragments < 3 {
+            usleep(25_000)
             fragments = Self.completeBoxes(out).filter { $0 == "mdat" }.count
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal, "the mux finished before it was killed")
+        #expect(process.terminationReason == .uncaughtSignal,
+                "the mux finished before it was killed (status \(process.terminationStatus), \(fragments) fragments seen): \(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
         #expect(fragments >= 3)
 
         // The partial file is where the user asked for it; cut it after its last complete box and
