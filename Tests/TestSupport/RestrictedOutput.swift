@@ -19,8 +19,29 @@ public enum RestrictedOutput {
         try inMountNamespace("mount -t tmpfs -o size=\(bytes) none '\(folder)'", command)
     }
 
+    /// Runs `command` so that writing more than about `bytes` bytes into `folder` fails, and returns
+    /// what it left in that folder (hidden files included). As root: a tmpfs of that size mounted
+    /// over `folder` (ENOSPC; listed from inside the namespace, since the tmpfs vanishes with it).
+    /// Otherwise: `ulimit -f` (EFBIG; avpipe ignores SIGXFSZ so the write fails instead of killing it).
+    public static func runWithFullDisk(_ folder: String, bytes: Int, _ command: [String]) throws -> (ProcessResult, leftovers: [String]) {
+        let listing = NSTemporaryDirectory() + "avpipe-listing-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: listing) }
+        let run = "\(quote(command)); status=$?; ls -A '\(folder)' > '\(listing)'; exit $status"
+        let result: ProcessResult
+        if geteuid() == 0 {
+            result = try Subprocess.run("unshare", ["-m", "sh", "-c", "mount -t tmpfs -o size=\(bytes) none '\(folder)' && { \(run); }"])
+        } else {
+            result = try Subprocess.run("sh", ["-c", "(ulimit -f \(max(1, bytes / 512)); exec \(quote(command))); status=$?; ls -A '\(folder)' > '\(listing)'; exit $status"])
+        }
+        let leftovers = (try? String(contentsOfFile: listing, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? ["<no listing>"]
+        return (result, leftovers)
+    }
+
     static func inMountNamespace(_ mount: String, _ command: [String]) throws -> ProcessResult {
-        let quoted = command.map { "'\($0.replacingOccurrences(of: "'", with: "'\\''"))'" }.joined(separator: " ")
-        return try Subprocess.run("unshare", ["-m", "sh", "-c", "\(mount) && exec \(quoted)"])
+        try Subprocess.run("unshare", ["-m", "sh", "-c", "\(mount) && exec \(quote(command))"])
+    }
+
+    static func quote(_ command: [String]) -> String {
+        command.map { "'\($0.replacingOccurrences(of: "'", with: "'\\''"))'" }.joined(separator: " ")
     }
 }

@@ -5,6 +5,8 @@ public struct ProcessResult: Sendable {
     public let status: Int32
     public let stdout: Data
     public let stderr: Data
+    /// The child died of a signal (a crash, or a kill); `status` is then the signal number.
+    public var diedOfSignal = false
     public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
     public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
 }
@@ -43,7 +45,8 @@ public enum Subprocess {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, stdout: outData, stderr: errData.get())
+        return ProcessResult(status: process.terminationStatus, stdout: outData, stderr: errData.get(),
+                             diedOfSignal: process.terminationReason == .uncaughtSignal)
     }
 
     /// Whether `name` is on PATH.

@@ -36,6 +36,25 @@ import TestSupport
         }
     }
 
+    /// Cut before a track's first usable packet, a file still opens (probing lists the track) but
+    /// the track cannot be described: asking for it is the input's fault, not a writer's EINVAL.
+    @Test func aTrackWithUnknownParametersIsInvalidData() throws {
+        let folder = TemporaryDirectory()
+        let adts = try DemuxMedia.movie(folder.file("in.aac"), seconds: 1, video: false)
+        let stream = try DemuxMedia.movie(folder.file("in.ts"), seconds: 1)
+        try Data(try fileBytes(adts).prefix(12)).write(to: URL(fileURLWithPath: folder.file("cut.aac")))
+        try Data(try fileBytes(stream).prefix(fileSize(stream) / 4)).write(to: URL(fileURLWithPath: folder.file("cut.ts")))
+        for cut in [folder.file("cut.aac"), folder.file("cut.ts")] {
+            let demuxer = try Demuxer(path: cut)
+            #expect(demuxer.info.hasAudio, "probing still lists the audio track of \(cut)")
+            #expect(demuxer.info.audioTracks.first?.sampleRate == nil)
+            #expect(throws: AVPipelineError.invalidData(path: cut, position: nil,
+                                                        reason: "the audio track's sample rate or channel count is unknown (no usable packet or header: is the file cut short?)")) {
+                try demuxer.audioTrack()
+            }
+        }
+    }
+
     @Test func failureSetsTheStatus() async throws {
         let folder = TemporaryDirectory()
         let input = try DemuxMedia.movie(folder.file("in.mp4"), seconds: 2, extraArguments: ["-movflags", "+faststart"])

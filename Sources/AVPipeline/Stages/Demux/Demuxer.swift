@@ -82,12 +82,28 @@ public final class Demuxer: Sendable {
                         missing: AVPipelineError) throws(AVPipelineError) -> TrackInfo {
         let candidates = kind == .audio ? info.audioTracks : info.videoTracks
         guard !candidates.isEmpty else { throw missing }
-        guard let index else { return bestTrack(kind) ?? candidates[0] }
+        guard let index else { return try described(bestTrack(kind) ?? candidates[0]) }
         guard candidates.indices.contains(index) else {
             throw .invalidOption(name: "\(kind) track", value: "\(index)",
                                  reason: "the file has \(candidates.count) \(kind) track\(candidates.count == 1 ? "" : "s") (0…\(candidates.count - 1))")
         }
-        return candidates[index]
+        return try described(candidates[index])
+    }
+
+    /// A track whose basic parameters probing could not find (a file cut before the track's first
+    /// packet, a raw stream without its headers) cannot be written anywhere: say so as the input's
+    /// fault instead of letting a writer fail later with an opaque EINVAL.
+    private func described(_ track: TrackInfo) throws(AVPipelineError) -> TrackInfo {
+        let unknown: String? = switch track.kind {
+        case .audio: track.sampleRate == nil || track.channels == nil ? "sample rate or channel count" : nil
+        case .video: track.codedWidth == nil ? "frame size" : nil
+        default: nil
+        }
+        if let unknown {
+            throw .invalidData(path: info.path, position: nil,
+                               reason: "the \(track.kind) track's \(unknown) is unknown (no usable packet or header: is the file cut short?)")
+        }
+        return track
     }
 
     /// libavformat's pick among the tracks of `kind` (default disposition, most frames…), which is

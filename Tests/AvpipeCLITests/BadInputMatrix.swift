@@ -1,0 +1,334 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The table behind `BadInputMatrixTests`: every subcommand × every way its input, options or
+/// output can be wrong. Each row arranges its files in a fresh folder and says how the run must end.
+struct MatrixCase: Sendable, CustomTestStringConvertible {
+    enum Outcome: Sendable, Equatable {
+        /// Exactly this exit code.
+        case exit(Int32)
+        /// Damaged input: either a clean success (outputs valid) or exactly this failure code.
+        case succeedsOrExits(Int32)
+    }
+
+    /// How the command is started: as is, with its output folder read-only, or on a tiny disk.
+    enum Runner: Sendable { case plain, readOnlyOutputFolder, fullDisk }
+
+    struct Invocation {
+        var arguments: [String]
+        /// Files a successful run must leave (each checked with ffprobe).
+        var outputs: [String]
+        var runner: Runner = .plain
+    }
+
+    let name: String
+    let arrange: @Sendable (TemporaryDirectory) throws -> Invocation
+    let outcome: Outcome
+    var testDescription: String { name }
+}
+
+/// Where each subcommand reads and writes, so one row can be applied to all of them.
+enum Subcommand: String, CaseIterable, Sendable {
+    case encode, demux, probe, mux, remux
+
+    var writes: Bool { self != .probe }
+
+    /// The media kinds whose intact sample this command accepts (the truncation rows use them).
+    func reads(_ media: SampleMedia) -> Bool {
+        self == .encode ? media == .wav : (self == .probe || media != .wav)
+    }
+
+    /// The input name a user would give this command when nothing else is known.
+    var typicalInputName: String {
+        switch self {
+        case .encode: "in.wav"
+        case .mux: "in.h264"
+        default: "in.mp4"
+        }
+    }
+
+    /// Arguments reading `input` (holding `media`, when known) and writing into `outputFolder`.
+    func invocation(input: String, media: SampleMedia?, outputFolder: String) -> MatrixCase.Invocation {
+        let hasAudio = media?.hasAudio ?? true, hasVideo = media?.hasVideo ?? true
+        switch self {
+        case .encode:
+            return .init(arguments: ["encode", "--in", input, "--out", "\(outputFolder)/o.aac"], outputs: ["\(outputFolder)/o.aac"])
+        case .demux:
+            var arguments = ["demux", input], outputs: [String] = []
+            if hasAudio { outputs.append("\(outputFolder)/o.aac"); arguments += ["--audio", outputs.last!] }
+            if hasVideo { outputs.append("\(outputFolder)/o.\(media?.videoExtension ?? "h264")"); arguments += ["--video", outputs.last!] }
+            return .init(arguments: arguments, outputs: outputs)
+        case .probe:
+            return .init(arguments: ["probe", input], outputs: [])
+        case .mux:
+            return .init(arguments: ["mux", hasVideo ? "--video" : "--audio", input, "--out", "\(outputFolder)/o.mp4"],
+                         outputs: ["\(outputFolder)/o.mp4"])
+        case .remux:
+            return .init(arguments: ["remux", input, "\(outputFolder)/o.mp4"], outputs: ["\(outputFolder)/o.mp4"])
+        }
+    }
+}
+
+/// Where a truncated copy is cut, relative to the intact file's size.
+enum Cut: Sendable, CaseIterable {
+    case insideFirstHeader, quarter, half, threeQuarters, lastByte
+
+    func offset(size: Int) -> Int {
+        switch self {
+        case .insideFirstHeader: min(12, size - 1)
+        case .quarter: size / 4
+        case .half: size / 2
+        case .threeQuarters: size * 3 / 4
+        case .lastByte: size - 1
+        }
+    }
+}
+
+enum BadInputMatrix {
+    static let usage: Int32 = 64, input: Int32 = 66, unsupported: Int32 = 69, output: Int32 = 73
+
+    static var cases: [MatrixCase] {
+        unusableInputs + truncatedInputs + wrongExtensions + unsupportedCodecs + absurdOptions + outputFaults
+    }
+
+    /// Copies `source` into `folder` under `name` and returns the copy's path.
+    static func copy(_ source: String, to folder: TemporaryDirectory, as name: String) throws -> String {
+        try FileManager.default.copyItem(atPath: source, toPath: folder.file(name))
+        return folder.file(name)
+    }
+
+    // MARK: Inputs that are not media at all
+
+    static var unusableInputs: [MatrixCase] {
+        let kinds: [(String, @Sendable (String) throws -> Void)] = [
+            ("missing file", { _ in }),
+            ("directory", { try FileManager.default.createDirectory(atPath: $0, withIntermediateDirectories: false) }),
+            ("empty file", { FileManager.default.createFile(atPath: $0, contents: Data()) }),
+            ("random bytes", { try SampleMedia.randomBytes(count: 65_536).write(to: URL(fileURLWithPath: $0)) }),
+            ("text file", { try Data(String(repeating: "not media at all\n", count: 500).utf8).write(to: URL(fileURLWithPath: $0)) }),
+        ]
+        return Subcommand.allCases.flatMap { command in
+            kinds.map { kind, make in
+                MatrixCase(name: "\(command) ← \(kind)", arrange: { folder in
+                    let input = folder.file(command.typicalInputName)
+                    try make(input)
+                    return command.invocation(input: input, media: nil, outputFolder: folder.path)
+                }, outcome: .exit(input))
+            }
+        }
+    }
+
+    // MARK: Every container we read, intact (the control) and cut at several points
+
+    static var truncatedInputs: [MatrixCase] {
+        Subcommand.allCases.flatMap { command in
+            SampleMedia.allCases.filter(command.reads).flatMap { media in
+                let intact = MatrixCase(name: "\(command) ← intact \(media.rawValue)", arrange: { folder in
+                    let input = try copy(media.path, to: folder, as: media.fileName)
+                    return command.invocation(input: input, media: media, outputFolder: folder.path)
+                }, outcome: .exit(0))
+                return [intact] + Cut.allCases.map { cut in
+                    MatrixCase(name: "\(command) ← \(media.rawValue) cut at \(cut)", arrange: { folder in
+                        let source = try media.path
+                        let input = folder.file(media.fileName)
+                        try SampleMedia.truncate(source, to: cut.offset(size: fileSize(source)), as: input)
+                        return command.invocation(input: input, media: media, outputFolder: folder.path)
+                    }, outcome: .succeedsOrExits(input))
+                }
+            }
+        }
+    }
+
+    // MARK: Content and name disagree: the content decides
+
+    static var wrongExtensions: [MatrixCase] {
+        func row(_ name: String, _ outcome: MatrixCase.Outcome,
+                 _ arrange: @escaping @Sendable (TemporaryDirectory) throws -> MatrixCase.Invocation) -> MatrixCase {
+            MatrixCase(name: "wrong extension: \(name)", arrange: arrange, outcome: outcome)
+        }
+        return [
+            row("encode ← MP4 named .wav", .exit(unsupported)) { d in
+                Subcommand.encode.invocation(input: try copy(SampleMedia.mp4.path, to: d, as: "in.wav"), media: nil, outputFolder: d.path)
+            },
+            row("demux ← WAV named .mp4", .exit(unsupported)) { d in
+                Subcommand.demux.invocation(input: try copy(SampleMedia.wav.path, to: d, as: "in.mp4"), media: .wav, outputFolder: d.path)
+            },
+            row("demux ← MKV named .mp4", .exit(0)) { d in
+                Subcommand.demux.invocation(input: try copy(SampleMedia.mkv.path, to: d, as: "in.mp4"), media: .mkv, outputFolder: d.path)
+            },
+            row("probe ← TS named .wav", .exit(0)) { d in
+                Subcommand.probe.invocation(input: try copy(SampleMedia.ts.path, to: d, as: "in.wav"), media: .ts, outputFolder: d.path)
+            },
+            row("mux ← ADTS named .h264 as video", .exit(input)) { d in
+                Subcommand.mux.invocation(input: try copy(SampleMedia.adts.path, to: d, as: "in.h264"), media: nil, outputFolder: d.path)
+            },
+            row("mux ← H.265 named .h264", .exit(0)) { d in
+                Subcommand.mux.invocation(input: try copy(SampleMedia.h265.path, to: d, as: "in.h264"), media: .h265, outputFolder: d.path)
+            },
+            row("remux ← MOV named .aac", .exit(0)) { d in
+                Subcommand.remux.invocation(input: try copy(SampleMedia.mov.path, to: d, as: "in.aac"), media: .mov, outputFolder: d.path)
+            },
+            row("demux: H.264 track to a .h265 file", .exit(usage)) { d in
+                let input = try copy(SampleMedia.mp4.path, to: d, as: "in.mp4")
+                return .init(arguments: ["demux", input, "--video", d.file("o.h265")], outputs: [])
+            },
+        ]
+    }
+
+    // MARK: Media we read but cannot put where we were asked to
+
+    static var unsupportedCodecs: [MatrixCase] {
+        func row(_ name: String, _ arguments: @escaping @Sendable (TemporaryDirectory) throws -> [String]) -> MatrixCase {
+            MatrixCase(name: "unsupported codec: \(name)", arrange: { .init(arguments: try arguments($0), outputs: []) },
+                       outcome: .exit(unsupported))
+        }
+        return [
+            row("encode ← MP3") { d in ["encode", "--in", try copy(SampleMedia.mp3, to: d, as: "in.mp3"), "--out", d.file("o.aac")] },
+            row("demux Opus → .aac") { d in ["demux", try copy(SampleMedia.opusVP8, to: d, as: "in.mkv"), "--audio", d.file("o.aac")] },
+            row("demux VP8 → .h264") { d in ["demux", try copy(SampleMedia.opusVP8, to: d, as: "in.mkv"), "--video", d.file("o.h264")] },
+            row("demux VP8 + AAC-less → both") { d in
+                ["demux", try copy(SampleMedia.opusVP8, to: d, as: "in.mkv"), "--audio", d.file("o.aac"), "--video", d.file("o.h264")]
+            },
+            row("mux Opus → .m4a") { d in ["mux", "--audio", try copy(SampleMedia.opusVP8, to: d, as: "in.mkv"), "--out", d.file("o.m4a")] },
+            row("remux Opus → .m4a") { d in ["remux", try copy(SampleMedia.opusVP8, to: d, as: "in.mkv"), d.file("o.m4a")] },
+            row("remux PCM → .mp4") { d in ["remux", try copy(SampleMedia.wav.path, to: d, as: "in.wav"), d.file("o.mp4")] },
+            row("mux PCM → .mp4") { d in ["mux", "--audio", try copy(SampleMedia.wav.path, to: d, as: "in.wav"), "--out", d.file("o.mp4")] },
+        ]
+    }
+
+    // MARK: Option values no run could honour
+
+    static var absurdOptions: [MatrixCase] {
+        let rows: [(Subcommand, SampleMedia, [String])] = [
+            (.encode, .wav, ["--bitrate", "0"]),
+            (.encode, .wav, ["--bitrate=-1"]),
+            (.encode, .wav, ["--bitrate", "99999999999999999999999"]),
+            (.encode, .wav, ["--bitrate", "1000000000"]),
+            (.encode, .wav, ["--chunk-frames", "0"]),
+            (.encode, .wav, ["--chunk-frames", "2000000000"]),
+            (.encode, .wav, ["--format", "ogg"]),
+            (.encode, .wav, ["--no-such-option"]),
+            (.demux, .mp4, ["--audio-track=-1"]),
+            (.demux, .mp4, ["--audio-track", "7"]),
+            (.demux, .mp4, ["--video-track", "99999999999999999999"]),
+            (.demux, .mp4, ["--video-track", "1"]),
+            (.probe, .mp4, ["--no-such-option"]),
+            (.mux, .h264, ["--fps", "0"]),
+            (.mux, .h264, ["--fps=-25"]),
+            (.mux, .h264, ["--fps", "1/0"]),
+            (.mux, .h264, ["--fps", "100000"]),
+            (.mux, .h264, ["--fps", "fast"]),
+            (.remux, .mp4, ["--audio-only", "--video-only"]),
+            (.remux, .mp4, ["--no-such-option"]),
+        ]
+        return rows.map { command, media, options in
+            MatrixCase(name: "\(command) \(options.joined(separator: " "))", arrange: { d in
+                var invocation = command.invocation(input: try copy(media.path, to: d, as: media.fileName), media: media,
+                                                    outputFolder: d.path)
+                invocation.arguments += options
+                invocation.outputs = []
+                return invocation
+            }, outcome: .exit(usage))
+        } + [
+            MatrixCase(name: "mux with no input", arrange: { d in .init(arguments: ["mux", "--out", d.file("o.mp4")], outputs: []) },
+                       outcome: .exit(usage)),
+            MatrixCase(name: "demux with no output", arrange: { d in
+                .init(arguments: ["demux", try copy(SampleMedia.mp4.path, to: d, as: "in.mp4")], outputs: [])
+            }, outcome: .exit(usage)),
+            MatrixCase(name: "no subcommand argument", arrange: { _ in .init(arguments: ["remux"], outputs: []) }, outcome: .exit(usage)),
+        ]
+    }
+
+    // MARK: Outputs that cannot or must not be written
+
+    /// A sample each writing command handles, and a big one whose output overflows a 64 KiB disk.
+    static func sample(for command: Subcommand) -> SampleMedia {
+        switch command {
+        case .encode: .wav
+        case .demux, .probe: .mp4
+        case .mux: .h264
+        case .remux: .mkv
+        }
+    }
+
+    static func bigSample(for command: Subcommand) throws -> String {
+        command == .encode ? try SampleMedia.bigWAV : try SampleMedia.bigMovie
+    }
+
+    static var outputFaults: [MatrixCase] {
+        let writers = Subcommand.allCases.filter(\.writes)
+        func row(_ command: Subcommand, _ name: String, _ outcome: MatrixCase.Outcome, extra: [String] = [],
+                 _ arrange: @escaping @Sendable (TemporaryDirectory, String) throws -> MatrixCase.Invocation) -> MatrixCase {
+            MatrixCase(name: "\(command) → \(name)\(extra.isEmpty ? "" : " " + extra.joined(separator: " "))", arrange: { d in
+                let media = sample(for: command)
+                var invocation = try arrange(d, try copy(media.path, to: d, as: media.fileName))
+                invocation.arguments += extra
+                return invocation
+            }, outcome: outcome)
+        }
+        var cases: [MatrixCase] = []
+        for command in writers {
+            let media = sample(for: command)
+            cases.append(row(command, "missing folder", .exit(output)) { d, input in
+                var invocation = command.invocation(input: input, media: media, outputFolder: d.file("no/such/folder"))
+                invocation.outputs = []
+                return invocation
+            })
+            cases.append(row(command, "read-only folder", .exit(output)) { d, input in
+                try FileManager.default.createDirectory(atPath: d.file("locked"), withIntermediateDirectories: false)
+                var invocation = command.invocation(input: input, media: media, outputFolder: d.file("locked"))
+                invocation.runner = .readOnlyOutputFolder
+                return invocation
+            })
+            for extra in [[], ["--overwrite"]] {
+                cases.append(row(command, "existing output", extra.isEmpty ? .exit(output) : .exit(0), extra: extra) { d, input in
+                    let invocation = command.invocation(input: input, media: media, outputFolder: d.path)
+                    for path in invocation.outputs { try Data("precious".utf8).write(to: URL(fileURLWithPath: path)) }
+                    return invocation
+                })
+            }
+            for extra in [[], ["-y"]] {
+                cases.append(row(command, "full disk", .exit(output), extra: extra) { d, _ in
+                    try FileManager.default.createDirectory(atPath: d.file("small"), withIntermediateDirectories: false)
+                    var invocation = command.invocation(input: try bigSample(for: command), media: .mp4, outputFolder: d.file("small"))
+                    if command == .encode { invocation.arguments += ["--bitrate", "256000"] }
+                    invocation.runner = .fullDisk
+                    return invocation
+                })
+            }
+        }
+        // The output is the input, spelt differently (`./`): refused before anything is opened.
+        let sameFile: [(Subcommand, SampleMedia, @Sendable (String, String) -> [String])] = [
+            (.encode, .wav, { input, same in ["encode", "--in", input, "--out", same, "--format", "adts"] }),
+            (.demux, .adts, { input, same in ["demux", input, "--audio", same] }),
+            (.mux, .m4a, { input, same in ["mux", "--audio", input, "--out", same] }),
+            (.remux, .mp4, { input, same in ["remux", input, same] }),
+        ]
+        for (command, media, arguments) in sameFile {
+            for extra in [[], ["-y"]] {
+                cases.append(MatrixCase(name: "\(command) → output is the input \(extra.joined())", arrange: { d in
+                    let input = try copy(media.path, to: d, as: media.fileName)
+                    return .init(arguments: arguments(input, "\(d.path)/./\(media.fileName)") + extra, outputs: [])
+                }, outcome: .exit(usage)))
+            }
+        }
+        // Demux writes both or neither: an existing audio output must not leave a new video file.
+        cases.append(row(.demux, "one of two outputs exists", .exit(output)) { d, input in
+            try Data("precious".utf8).write(to: URL(fileURLWithPath: d.file("o.aac")))
+            return Subcommand.demux.invocation(input: input, media: .mp4, outputFolder: d.path)
+        })
+        // Fragmented mode writes under the final name: an error must still remove it.
+        cases.append(row(.remux, "full disk", .exit(output), extra: ["--fragmented"]) { d, _ in
+            try FileManager.default.createDirectory(atPath: d.file("small"), withIntermediateDirectories: false)
+            var invocation = Subcommand.remux.invocation(input: try SampleMedia.bigMovie, media: .mp4, outputFolder: d.file("small"))
+            invocation.runner = .fullDisk
+            return invocation
+        })
+        cases.append(row(.remux, "existing output", .exit(output), extra: ["--fragmented"]) { d, input in
+            try Data("precious".utf8).write(to: URL(fileURLWithPath: d.file("o.mp4")))
+            return Subcommand.remux.invocation(input: input, media: .mkv, outputFolder: d.path)
+        })
+        return cases
+    }
+}
