@@ -56,6 +56,7 @@ enum CommandRunner {
 }
 
 func printError(_ message: String) {
+    ProgressLine.closeOpenLine()
     var line = "avpipe: error: \(message)\n"
     line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }

@@ -1,4 +1,5 @@
 import AVPipeline
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,6 +9,15 @@ import Darwin
 /// One self-rewriting status line on stderr (percent, position, speed × real time), shown only when
 /// stderr is a terminal and redrawn at most ten times a second.
 final class ProgressLine {
+    /// Whether a status line is on screen without its newline: an error or "interrupted" message
+    /// must then start on a fresh line instead of being glued to the half-drawn status.
+    private static let lineOpen = Atomic<Bool>(false)
+
+    /// Ends a status line left open (a run that failed or was interrupted mid-progress).
+    static func closeOpenLine() {
+        if lineOpen.exchange(false, ordering: .acquiringAndReleasing) { emit("\n") }
+    }
+
     private let total: MediaTime?
     private let enabled: Bool
     private let clock = ContinuousClock()
@@ -32,7 +42,7 @@ final class ProgressLine {
     func finish(at position: MediaTime?) {
         guard enabled else { return }
         if let position { draw(position) }
-        if drew { emit("\n") }
+        if drew { Self.closeOpenLine() }
     }
 
     private func draw(_ position: MediaTime) {
@@ -45,11 +55,12 @@ final class ProgressLine {
         }
         let elapsed = (clock.now - start).secondsDouble
         if elapsed > 0.05 { text += "  \(String(oneDecimal: position.seconds / elapsed))× real time" }
-        emit(text)
+        Self.emit(text)
         drew = true
+        Self.lineOpen.store(true, ordering: .releasing)
     }
 
-    private func emit(_ text: String) {
+    private static func emit(_ text: String) {
         var text = text
         text.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }

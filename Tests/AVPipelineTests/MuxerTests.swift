@@ -182,6 +182,34 @@ func packetsInFileOrder(_ path: String) throws -> [(stream: Int, dts: Double)] {
         #expect(try FileManager.default.contentsOfDirectory(atPath: readOnly).isEmpty)
     }
 
+    /// Cancelled mid-write (deterministically: from the progress callback once 2.5 s are written),
+    /// a plain mux leaves nothing, while a fragmented one — a live recording being stopped — keeps
+    /// a complete file of what it wrote, which ffprobe reads to its end.
+    @Test func cancellingMidWayKeepsAFragmentedRecordingOnly() async throws {
+        let folder = TemporaryDirectory()
+        try MediaFactory.tone(folder.file("in.wav"), seconds: 5)
+        // The muxer (owner of the temporary file) is released when this returns.
+        func cancelledRun(fragmented: Bool) async throws {
+            let muxer = try Muxer(path: folder.file("out.mp4"), options: .init(fragmented: fragmented))
+            try muxer.addAudio(try FileCapture(path: folder.file("in.wav")).encodeAAC())
+            let task = Task {
+                try await muxer.run(progress: { position in
+                    if position.seconds >= 2.5 { withUnsafeCurrentTask { $0?.cancel() } }
+                })
+            }
+            await #expect(throws: AVPipelineError.cancelled) { try await task.value }
+        }
+        try await cancelledRun(fragmented: false)
+        #expect(folder.contents() == ["in.wav"])
+        try await cancelledRun(fragmented: true)
+        #expect(folder.contents() == ["in.wav", "out.mp4"])
+        let probe = try Probe.run(folder.file("out.mp4"))
+        let seconds = try #require(probe.duration)
+        #expect(seconds >= 2.5 && seconds < 4, "kept \(seconds) s")
+        #expect(try Probe.packets(folder.file("out.mp4")).count >= Int(2.5 * 44_100 / 1024))
+    }
+
+    /// Cancelled before anything was written, even a fragmented run leaves no file.
     @Test func failedRunLeavesNoFileEvenWhenFragmented() async throws {
         let folder = TemporaryDirectory()
         try MediaFactory.tone(folder.file("in.wav"), seconds: 1)

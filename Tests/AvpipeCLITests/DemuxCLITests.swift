@@ -178,29 +178,4 @@ import TestSupport
         }
         #expect(folder.contents().allSatisfy { !$0.hasPrefix(".") && !$0.hasPrefix("out-") }, "\(folder.contents())")
     }
-
-    @Test func interruptLeavesNoOutput() throws {
-        let folder = TemporaryDirectory()
-        // Lossless noise: tens of MB, so the run lasts long enough to be interrupted.
-        let input = try DemuxMedia.movie(folder.file("in.mp4"), seconds: 4, size: "640x480",
-                                         videoArguments: ["-vf", "noise=alls=100:allf=t", "-preset", "ultrafast", "-qp", "0"])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Locations.avpipe)
-        process.arguments = ["demux", input, "--audio", folder.file("o.aac"), "--video", folder.file("o.h264")]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Interrupt as soon as a temporary output exists (or the run ends first).
-        for _ in 0..<2_000 where process.isRunning && !folder.contents().contains(where: { $0.hasPrefix(".o.") }) {
-            usleep(200)
-        }
-        let wasRunning = process.isRunning
-        process.interrupt()
-        process.waitUntilExit()
-        if wasRunning && process.terminationStatus != 0 {
-            #expect(process.terminationStatus == 130)
-            #expect(folder.contents() == ["in.mp4"], "\(folder.contents())")
-        } else {
-            print("notice: demux finished before it could be interrupted")
-        }
-    }
 }

@@ -137,22 +137,4 @@ import TestSupport
         #expect(folder.contents() == ["in.wav", "locked"])
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: locked)) ?? []).isEmpty)
     }
-
-    /// SIGINT/SIGTERM mid-encode: exit 130/143, and neither the output nor a temporary file remains.
-    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
-    func aSignalStopsTheEncodeAndLeavesNothing(signal: Int32, expectedStatus: Int32) async throws {
-        let folder = TemporaryDirectory()
-        try MediaFactory.tone(folder.file("in.wav"), seconds: 20)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Locations.avpipe)
-        process.arguments = ["encode", "--in", folder.file("in.wav"), "--out", folder.file("o.aac"), "--realtime"]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try await Task.sleep(for: .milliseconds(700))
-        #expect(folder.contents().count == 2, "a temporary output exists while encoding: \(folder.contents())")
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == expectedStatus)
-        #expect(folder.contents() == ["in.wav"])
-    }
 }

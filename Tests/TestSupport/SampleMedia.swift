@@ -56,6 +56,11 @@ public enum SampleMedia: String, CaseIterable, Sendable {
     public static var bigMovie: String { get throws { try cache.extra("big.mp4") { path in
         try DemuxMedia.movie(path, seconds: 6, size: "640x480", videoArguments: ["-preset", "ultrafast", "-crf", "18"])
     } } }
+    /// A 6 s 640x480 lossless noise movie (~60 MB): demuxing it takes long enough to be interrupted.
+    public static var hugeMovie: String { get throws { try cache.extra("huge.mp4") { path in
+        try DemuxMedia.movie(path, seconds: 6, size: "640x480",
+                             videoArguments: ["-vf", "noise=alls=100:allf=t", "-preset", "ultrafast", "-qp", "0"])
+    } } }
     public static var bigWAV: String { get throws { try cache.extra("big.wav") { try MediaFactory.tone($0, seconds: 10) } } }
     /// An MKV with Opus audio and VP8 video: codecs avpipe can read but not write to ADTS/Annex B/M4A.
     public static var opusVP8: String { get throws { try cache.extra("opus-vp8.mkv") { path in

@@ -116,6 +116,23 @@ public final class Muxer {
 
         let writer = try MuxWriter(path: file.temporaryPath, finalPath: path, container: container,
                                    tracks: tracks, muxerOptions: muxerOptions)
+        do {
+            try await interleave(&queue, into: writer, progress: progress)
+        } catch AVPipelineError.cancelled where options.fragmented {
+            // Stopping a fragmented (live) recording keeps what was recorded: the last fragment is
+            // closed and the file completed, then the caller still learns it was cancelled.
+            try writer.finish()
+            try file.commit()
+            throw AVPipelineError.cancelled
+        }
+        try writer.finish()
+        try file.commit()
+        return writer.summary(path: path, highWaterMark: queue.highWaterMark)
+    }
+
+    /// Writes the earliest waiting packet and refills from that input, until every input ends.
+    private func interleave(_ queue: inout InterleavingQueue<Packet>, into writer: MuxWriter,
+                            progress: ((MediaTime) -> Void)?) async throws {
         let clock = ContinuousClock()
         let start = clock.now
         var firstTime: MediaTime?
@@ -138,9 +155,6 @@ public final class Muxer {
             }
         }
         try checkCancellation()
-        try writer.finish()
-        try file.commit()
-        return writer.summary(path: path, highWaterMark: queue.highWaterMark)
     }
 
     private var muxerOptions: [String: String] {

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue #7.2: SIGINT/SIGTERM sent mid-run to every long-running subcommand. avpipe must exit
+/// 130/143 with the one line "interrupted", promptly, and leave no temporary output — except a
+/// fragmented recording, which is kept as a valid file of what was written.
+///
+/// Synchronous on purpose: the polls must not wait for a cooperative-pool thread (other tests
+/// block those in `waitUntilExit`).
+@Suite struct SignalTests {
+    struct Job: Sendable, CustomTestStringConvertible {
+        let name: String
+        /// Makes the input(s) in the folder; returns the arguments.
+        let arrange: @Sendable (TemporaryDirectory) throws -> [String]
+        /// The output a stop keeps (fragmented mode), or nil when a stop must leave nothing.
+        var kept: String? = nil
+        var testDescription: String { name }
+    }
+
+    static let jobs: [Job] = [
+        Job(name: "encode --realtime") { d in
+            ["encode", "--in", try BadInputMatrix.copy(SampleMedia.bigWAV, to: d, as: "in.wav"), "--out", d.file("o.aac"), "--realtime"]
+        },
+        Job(name: "demux (a large lossless movie)") { d in
+            ["demux", try BadInputMatrix.copy(SampleMedia.hugeMovie, to: d, as: "in.mp4"), "--audio", d.file("o.aac"), "--video", d.file("o.h264")]
+        },
+        Job(name: "mux --realtime") { d in
+            ["mux", "--video", try BadInputMatrix.copy(SampleMedia.bigMovie, to: d, as: "in.mp4"), "--out", d.file("o.mp4"), "--realtime"]
+        },
+        Job(name: "remux --realtime") { d in
+            ["remux", try BadInputMatrix.copy(SampleMedia.bigMovie, to: d, as: "in.mp4"), d.file("o.mov"), "--realtime"]
+        },
+        Job(name: "remux --fragmented --realtime", arrange: { d in
+            ["remux", try BadInputMatrix.copy(SampleMedia.bigMovie, to: d, as: "in.mp4"), d.file("o.mp4"), "--fragmented", "--realtime"]
+        }, kept: "o.mp4"),
+        Job(name: "mux --fragmented --realtime", arrange: { d in
+            ["mux", "--audio", try BadInputMatrix.copy(SampleMedia.bigMovie, to: d, as: "in.mp4"), "--out", d.file("o.m4a"),
+             "--fragmented", "--realtime"]
+        }, kept: "o.m4a"),
+    ]
+
+    @Test(arguments: jobs, [SIGINT, SIGTERM])
+    func aStopSignalEndsTheRunCleanly(_ job: Job, signal: Int32) throws {
+        let folder = TemporaryDirectory("avpipe-signal")
+        let arguments = try job.arrange(folder)
+        let inputs = folder.contents()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Locations.avpipe)
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+
+        // Signal once the run is under way: a temporary output exists (or, fragmented, the kept
+        // file holds its first complete fragment).
+        var started = false
+        for _ in 0..<1_000 where process.isRunning && !started {
+            usleep(10_000)
+            if let kept = job.kept {
+                started = MuxCommandTests.completeBoxes(folder.file(kept)).contains("mdat")
+            } else {
+                started = folder.contents().contains { $0.hasPrefix(".") }
+            }
+        }
+        try #require(started && process.isRunning, "the run ended (or never started) before the signal: \(folder.contents())")
+        let sent = ContinuousClock.now
+        kill(process.processIdentifier, signal)
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()  // EOF when the process is gone
+        let latency = ContinuousClock.now - sent
+        process.waitUntilExit()
+
+        print("\(job.name), signal \(signal): stopped \(latency) after the signal")
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 128 + signal)
+        #expect(String(decoding: stderr, as: UTF8.self) == "avpipe: error: interrupted\n")
+        // The goal is 0.5 s; the bound is generous because the machine is shared.
+        #expect(latency < .seconds(3), "took \(latency) to stop")
+        if let kept = job.kept {
+            #expect(folder.contents() == (inputs + [kept]).sorted())
+            let probe = try Probe.run(folder.file(kept))
+            #expect((probe.duration ?? 0) > 0.5, "the kept recording holds what was written")
+            let check = try Subprocess.run("ffmpeg", ["-v", "error", "-i", folder.file(kept), "-f", "null", "-"])
+            #expect(check.status == 0 && check.stderrText.isEmpty, "ffmpeg decodes the kept file without errors: \(check.stderrText)")
+        } else {
+            #expect(folder.contents() == inputs, "temporary output left behind")
+        }
+    }
+
+    /// On a terminal (a pty from `script`), an interrupted run ends its progress line before the
+    /// error line, and leaves the terminal settings as it found them.
+    @Test func anInterruptedRunLeavesTheTerminalAsItWas() throws {
+        let folder = TemporaryDirectory("avpipe-signal")
+        let input = try BadInputMatrix.copy(SampleMedia.bigWAV, to: folder, as: "in.wav")
+        let avpipe = "'\(Locations.avpipe)' encode --in '\(input)' --out '\(folder.file("o.aac"))' --realtime"
+        let script = "stty -g; timeout --preserve-status -s INT 1 \(avpipe); echo \"status=$?\"; stty -g"
+        let result = try Subprocess.run("script", ["-qefc", script, "/dev/null"])
+        let screen = result.stdoutText
+        let lines = screen.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(screen.contains("× real time"), "progress was drawn: \(screen)")
+        #expect(screen.contains("\r\nstatus=130"), "\(screen)")
+        #expect(lines.contains { $0.hasPrefix("avpipe: error: interrupted") }, "the error starts a line of its own: \(screen.debugDescription)")
+        #expect(lines.count >= 3 && lines.first == lines.last, "stty settings before and after: \(lines)")
+        #expect(folder.contents() == ["in.wav"])
+    }
+}
