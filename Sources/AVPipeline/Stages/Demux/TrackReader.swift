@@ -30,6 +30,8 @@ final class TrackReader {
     private let declaredPackets: Int?
     private var lastTime: MediaTime?
     private var packets = 0
+    /// Set for raw elementary streams, whose silently skipped bytes only show in the byte count.
+    private var coverage: ElementaryStreamCoverage?
 
     init(path: String, track: TrackInfo, streamCount: Int, interrupt: InterruptFlag,
          counters: TrackCounters) throws(AVPipelineError) {
@@ -51,6 +53,7 @@ final class TrackReader {
         let stream = context.stream(streamIndex)
         timeBase = Rational(stream.pointee.time_base)
         declaredPackets = stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil
+        if ElementaryStreamCoverage.tilingFormats.contains(context.formatName) { coverage = ElementaryStreamCoverage() }
     }
 
     /// Reads packets into `handoff` until the end, an error, or the consumer leaving.
@@ -99,6 +102,7 @@ final class TrackReader {
                                    reason: "packet \(packets + 1) is cut short (the file is truncated or damaged)")
             }
             packets += 1
+            coverage?.count(position: packet.pointer.pointee.pos, size: packet.size)
             lastTime = time
             counters.packetsRead.add(1, ordering: .relaxed)
             return true
@@ -106,6 +110,10 @@ final class TrackReader {
     }
 
     private func verifyComplete() throws(AVPipelineError) {
+        if let skipped = coverage?.skippedBytes(in: context.path), skipped > 0 {
+            throw .invalidData(path: context.path, position: nil,
+                               reason: "\(skipped) bytes of damaged data were skipped (a frame header is broken); \(packets) packets were readable")
+        }
         if let declaredPackets, packets < declaredPackets {
             throw .invalidData(path: context.path, position: lastTime,
                                reason: "the file ends after \(packets) of \(declaredPackets) packets of track \(streamIndex) (truncated)")
