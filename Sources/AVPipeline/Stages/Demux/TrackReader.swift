@@ -56,27 +56,34 @@ final class TrackReader {
         if ElementaryStreamCoverage.tilingFormats.contains(context.formatName) { coverage = ElementaryStreamCoverage() }
     }
 
-    /// Reads packets into `handoff` until the end, an error, or the consumer leaving.
+    /// Reads packets into `handoff` until the end, an error, or the consumer leaving (the
+    /// background mode: `Demuxer.Options.readsInBackground`).
     func run(into handoff: PacketHandoff) async {
         do {
             while true {
                 guard await handoff.waitForRoom() else { return }
-                if interrupt.isRaised { throw AVPipelineError.cancelled }
-                let packet = try Packet()
-                let gotPacket = try readPacket(into: packet)
-                guard gotPacket else {
-                    try verifyComplete()
-                    counters.reachedEnd.store(true, ordering: .relaxed)
+                guard let packet = try nextPacket() else {
                     handoff.finish(.end)
                     return
                 }
                 handoff.deliver(.init(packet: packet))
             }
-        } catch let error as AVPipelineError {
-            handoff.finish(.failure(error))
         } catch {
-            handoff.finish(.failure(.ffmpeg(call: "av_read_frame", code: 0, message: "\(error)")))
+            handoff.finish(.failure(error))
         }
+    }
+
+    /// The next packet of this track, read now on the calling task; nil at the end (after checking
+    /// the track is complete).
+    func nextPacket() throws(AVPipelineError) -> Packet? {
+        if interrupt.isRaised { throw .cancelled }
+        let packet = try Packet()
+        guard try readPacket(into: packet) else {
+            try verifyComplete()
+            counters.reachedEnd.store(true, ordering: .relaxed)
+            return nil
+        }
+        return packet
     }
 
     /// Reads the next packet of this track (skipping any other stream's, which discard should
