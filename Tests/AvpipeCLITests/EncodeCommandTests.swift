@@ -139,8 +139,9 @@ import TestSupport
     }
 
     /// SIGINT/SIGTERM mid-encode: exit 130/143, and neither the output nor a temporary file remains.
+    /// Synchronous on purpose: a `Task.sleep` can be starved by tests blocking the cooperative pool.
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
-    func aSignalStopsTheEncodeAndLeavesNothing(signal: Int32, expectedStatus: Int32) async throws {
+    func aSignalStopsTheEncodeAndLeavesNothing(signal: Int32, expectedStatus: Int32) throws {
         let folder = TemporaryDirectory()
         try MediaFactory.tone(folder.file("in.wav"), seconds: 20)
         let process = Process()
@@ -148,7 +149,9 @@ import TestSupport
         process.arguments = ["encode", "--in", folder.file("in.wav"), "--out", folder.file("o.aac"), "--realtime"]
         process.standardError = FileHandle.nullDevice
         try process.run()
-        try await Task.sleep(for: .milliseconds(700))
+        // Wait (bounded) for the temporary output to appear: the encode is then under way.
+        for _ in 0..<400 where folder.contents().count < 2 { usleep(10_000) }
+        usleep(200_000)
         #expect(folder.contents().count == 2, "a temporary output exists while encoding: \(folder.contents())")
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
