@@ -7,7 +7,8 @@ import TestSupport
     /// A cancelled encode throws `.cancelled` and leaves the folder as it found it (no output, no temp file).
     @Test func cancelledEncodeLeavesNothing() async throws {
         let folder = TemporaryDirectory()
-        try MediaFactory.tone(folder.file("in.wav"), seconds: 5)
+        // Long enough that a starved test scheduler cannot let the realtime encode finish first.
+        try MediaFactory.tone(folder.file("in.wav"), seconds: 60, channels: 1)
         let input = folder.file("in.wav"), output = folder.file("out.aac")
         let task = Task {
             try await FileCapture(path: input, options: .init(realtime: true)).encodeAAC().writeADTS(to: output)

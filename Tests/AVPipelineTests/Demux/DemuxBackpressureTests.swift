@@ -18,10 +18,10 @@ import TestSupport
     }
 
     @Test(arguments: [1, 3, 5])
-    func readAheadNeverExceedsTheBound(bound: Int) async throws {
+    func backgroundReadAheadNeverExceedsTheBound(bound: Int) async throws {
         let folder = TemporaryDirectory()
         let input = try DemuxMedia.movie(folder.file("in.mp4"), seconds: 3)
-        let demuxer = try Demuxer(path: input, options: .init(maxBufferedPacketsPerTrack: bound))
+        let demuxer = try Demuxer(path: input, options: .init(maxBufferedPacketsPerTrack: bound, readsInBackground: true))
         let video = try demuxer.videoTrack()
         var delivered = 0
         // A slow consumer: after every pull the reader gets all the time it wants to run ahead.
@@ -39,7 +39,23 @@ import TestSupport
         #expect(video.statistics.bufferBound == bound)
     }
 
-    @Test func unreadVideoIsNeverRead() async throws {
+    /// The default: a track reads exactly when pulled, so nothing is ever read ahead.
+    @Test func onDemandReadingNeverReadsAhead() async throws {
+        let folder = TemporaryDirectory()
+        let input = try DemuxMedia.movie(folder.file("in.mp4"), seconds: 3)
+        let video = try Demuxer(path: input).videoTrack()
+        var delivered = 0
+        while let _ = try await video.next() {
+            delivered += 1
+            await Self.settle { video.statistics }
+            #expect(video.statistics.packetsRead == delivered)
+        }
+        #expect(delivered == (try Probe.packets(input, stream: "v:0").count))
+        #expect(video.statistics.highWaterMark == 0)
+    }
+
+    @Test(arguments: [false, true])
+    func unreadVideoIsNeverRead(inBackground: Bool) async throws {
         let folder = TemporaryDirectory()
         // Lossless noise makes each video frame far larger than a read buffer, so skipping video
         // shows in the bytes read.
@@ -49,7 +65,7 @@ import TestSupport
         let videoBytes = try Probe.packets(input, stream: "v:0").reduce(0) { $0 + Int(($1["size"] as? String) ?? "0")! }
         #expect(Double(videoBytes) > Double(size) * 0.9, "test media should be mostly video")
 
-        let demuxer = try Demuxer(path: input)
+        let demuxer = try Demuxer(path: input, options: .init(readsInBackground: inBackground))
         let audio = try demuxer.audioTrack()
         var packets = 0
         while try await audio.next() != nil { packets += 1 }

@@ -4,7 +4,7 @@ import Synchronization
 public struct DemuxStatistics: Sendable {
     /// The most packets that may wait between the reader and the consumer (`maxBufferedPacketsPerTrack`).
     public let bufferBound: Int
-    /// The most packets that ever waited at once; never above `bufferBound`.
+    /// The most packets that ever waited at once; never above `bufferBound` (0 when read on demand).
     public let highWaterMark: Int
     /// Packets of this track read from the file so far.
     public let packetsRead: Int
@@ -16,8 +16,8 @@ public struct DemuxStatistics: Sendable {
     public let reachedEnd: Bool
 }
 
-/// What the audio and video tracks share: the reading task, its bounded hand-off, and the status
-/// bookkeeping. Pulled by one task at a time (like every `SampleSource`).
+/// What the audio and video tracks share: the reader (called on demand, or run on its own task with a
+/// bounded hand-off), and the status bookkeeping. Pulled by one task at a time (like every `SampleSource`).
 final class DemuxedTrackCore {
     /// Carries the reader into its task. `@unchecked Sendable`: the reader is handed over exactly
     /// once, when reading starts, and the track never touches it again.
@@ -29,6 +29,7 @@ final class DemuxedTrackCore {
     private let counters: TrackCounters
     private let interrupt: InterruptFlag
     private let status: DemuxStatusCell
+    private let readsInBackground: Bool
     private var started = false
     private var finished = false
 
@@ -38,6 +39,7 @@ final class DemuxedTrackCore {
         counters = TrackCounters()
         status = demuxer.statusCell
         handoff = PacketHandoff(capacity: demuxer.options.maxBufferedPacketsPerTrack)
+        readsInBackground = demuxer.options.readsInBackground
         reader = try TrackReader(path: demuxer.info.path, track: track, streamCount: demuxer.info.tracks.count,
                                  interrupt: interrupt, counters: counters)
         status.trackCreated()
@@ -64,12 +66,13 @@ final class DemuxedTrackCore {
         if !started { start() }
         do {
             if Task.isCancelled || interrupt.isRaised { throw AVPipelineError.cancelled }
-            guard let item = try await handoff.pop() else {
+            let packet = try await readsInBackground ? handoff.pop()?.packet : reader?.nextPacket()
+            guard let packet else {
                 finished = true
                 status.trackEnded()
                 return nil
             }
-            return item.packet
+            return packet
         } catch {
             let failure = error as? AVPipelineError ?? .cancelled
             finished = true
@@ -83,7 +86,7 @@ final class DemuxedTrackCore {
     private func start() {
         started = true
         status.trackStarted()
-        guard let reader else { return }
+        guard readsInBackground, let reader else { return }
         self.reader = nil
         let transfer = ReaderTransfer(reader: reader)
         let handoff = handoff

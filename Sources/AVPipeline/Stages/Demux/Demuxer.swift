@@ -11,11 +11,17 @@ internal import CFFmpeg
 /// `cancel()` may be called from any task while others pull its tracks.
 public final class Demuxer: Sendable {
     public struct Options: Sendable {
-        /// How many packets each track may read ahead of its consumer.
+        /// How many packets each track may read ahead of its consumer (in background mode).
         public var maxBufferedPacketsPerTrack = 3
+        /// Read each track on its own task, up to `maxBufferedPacketsPerTrack` packets ahead, so slow
+        /// I/O overlaps the consumer's work. Off by default: each track is then read on demand, in
+        /// the task that pulls it, one packet per pull (no read-ahead at all). For local files that
+        /// is faster — handing every packet between threads costs more than the read it would hide.
+        public var readsInBackground = false
 
-        public init(maxBufferedPacketsPerTrack: Int = 3) {
+        public init(maxBufferedPacketsPerTrack: Int = 3, readsInBackground: Bool = false) {
             self.maxBufferedPacketsPerTrack = maxBufferedPacketsPerTrack
+            self.readsInBackground = readsInBackground
         }
     }
 

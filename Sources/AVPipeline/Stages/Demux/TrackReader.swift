@@ -30,6 +30,8 @@ final class TrackReader {
     private let declaredPackets: Int?
     private var lastTime: MediaTime?
     private var packets = 0
+    /// Set for raw elementary streams, whose silently skipped bytes only show in the byte count.
+    private var coverage: ElementaryStreamCoverage?
 
     init(path: String, track: TrackInfo, streamCount: Int, interrupt: InterruptFlag,
          counters: TrackCounters) throws(AVPipelineError) {
@@ -51,29 +53,37 @@ final class TrackReader {
         let stream = context.stream(streamIndex)
         timeBase = Rational(stream.pointee.time_base)
         declaredPackets = stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil
+        if ElementaryStreamCoverage.tilingFormats.contains(context.formatName) { coverage = ElementaryStreamCoverage() }
     }
 
-    /// Reads packets into `handoff` until the end, an error, or the consumer leaving.
+    /// Reads packets into `handoff` until the end, an error, or the consumer leaving (the
+    /// background mode: `Demuxer.Options.readsInBackground`).
     func run(into handoff: PacketHandoff) async {
         do {
             while true {
                 guard await handoff.waitForRoom() else { return }
-                if interrupt.isRaised { throw AVPipelineError.cancelled }
-                let packet = try Packet()
-                let gotPacket = try readPacket(into: packet)
-                guard gotPacket else {
-                    try verifyComplete()
-                    counters.reachedEnd.store(true, ordering: .relaxed)
+                guard let packet = try nextPacket() else {
                     handoff.finish(.end)
                     return
                 }
                 handoff.deliver(.init(packet: packet))
             }
-        } catch let error as AVPipelineError {
-            handoff.finish(.failure(error))
         } catch {
-            handoff.finish(.failure(.ffmpeg(call: "av_read_frame", code: 0, message: "\(error)")))
+            handoff.finish(.failure(error))
         }
+    }
+
+    /// The next packet of this track, read now on the calling task; nil at the end (after checking
+    /// the track is complete).
+    func nextPacket() throws(AVPipelineError) -> Packet? {
+        if interrupt.isRaised { throw .cancelled }
+        let packet = try Packet()
+        guard try readPacket(into: packet) else {
+            try verifyComplete()
+            counters.reachedEnd.store(true, ordering: .relaxed)
+            return nil
+        }
+        return packet
     }
 
     /// Reads the next packet of this track (skipping any other stream's, which discard should
@@ -99,6 +109,7 @@ final class TrackReader {
                                    reason: "packet \(packets + 1) is cut short (the file is truncated or damaged)")
             }
             packets += 1
+            coverage?.count(position: packet.pointer.pointee.pos, size: packet.size)
             lastTime = time
             counters.packetsRead.add(1, ordering: .relaxed)
             return true
@@ -106,6 +117,10 @@ final class TrackReader {
     }
 
     private func verifyComplete() throws(AVPipelineError) {
+        if let skipped = coverage?.skippedBytes(in: context.path), skipped > 0 {
+            throw .invalidData(path: context.path, position: nil,
+                               reason: "\(skipped) bytes of damaged data were skipped (a frame header is broken); \(packets) packets were readable")
+        }
         if let declaredPackets, packets < declaredPackets {
             throw .invalidData(path: context.path, position: lastTime,
                                reason: "the file ends after \(packets) of \(declaredPackets) packets of track \(streamIndex) (truncated)")
