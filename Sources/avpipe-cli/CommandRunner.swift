@@ -20,10 +20,13 @@ enum CommandRunner {
         StopSignals.watch { number in
             received.withLock { if $0 == 0 { $0 = number } }
             task.cancel()
+            hardStop(after: stopGrace, signal: number)
         }
         do {
             try await task.value
+            ExitGate.claimOrWait()
         } catch {
+            ExitGate.claimOrWait()
             let signalNumber = received.withLock { $0 }
             if signalNumber != 0 {
                 printError("interrupted")
@@ -31,6 +34,21 @@ enum CommandRunner {
             }
             throw report(error)
         }
+    }
+
+    /// How long a cancelled pipeline may take to stop by itself (the goal is 0.5 s in all).
+    static let stopGrace: useconds_t = 400_000
+
+    /// Called on the signal-watching thread after the pipeline was cancelled. Cancellation cannot
+    /// reach a read blocked on a slow input (a pipe nobody writes to, a stalled disk); if the run
+    /// has not ended within `grace`, the process ends here, like the normal path would: temporary
+    /// outputs removed, "interrupted", exit 128 + signal.
+    static func hardStop(after grace: useconds_t, signal number: Int32) {
+        usleep(grace)
+        guard ExitGate.claim() else { return }  // the run ended meanwhile and reports itself
+        TemporaryOutputs.removeAll()
+        printError("interrupted")
+        _exit(128 + number)
     }
 
     /// Prints `error` as one line and returns the exit code to leave with.
@@ -52,6 +70,22 @@ enum CommandRunner {
         case .output: 73
         case .interrupted: 130
         }
+    }
+}
+
+/// Lets exactly one of the two ways a run ends — its own completion or the signal watchdog — end
+/// the process, so the user sees one outcome and one message.
+enum ExitGate {
+    private static let claimed = Atomic<Bool>(false)
+
+    /// Claims the end of the process; false when the other side already has.
+    static func claim() -> Bool {
+        !claimed.exchange(true, ordering: .acquiringAndReleasing)
+    }
+
+    /// The normal path's claim: if the watchdog is already ending the process, wait for it.
+    static func claimOrWait() {
+        if !claim() { while true { pause() } }
     }
 }
 

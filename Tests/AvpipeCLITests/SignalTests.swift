@@ -88,6 +88,48 @@ import TestSupport
         }
     }
 
+    /// A read blocked on an input that stalls (a pipe whose writer went quiet) never sees the
+    /// cancellation; the stop must still come promptly and remove the temporary output.
+    @Test(arguments: [SIGINT, SIGTERM], [true, false])
+    func aRunBlockedOnAStalledPipeStillStops(signal: Int32, encoding: Bool) throws {
+        let folder = TemporaryDirectory("avpipe-signal")
+        let full = try BadInputMatrix.copy(SampleMedia.bigWAV, to: folder, as: "full.wav")
+        let fifo = folder.file("pipe.wav")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // The writer sends 2 s of the WAV (enough for the encode to start its output), then stalls.
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "{ head -c \(encoding ? 400_000 : 0) '\(full)'; exec sleep 60; } > '\(fifo)'"]
+        try writer.run()
+        defer { writer.terminate(); writer.waitUntilExit() }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Locations.avpipe)
+        process.arguments = encoding ? ["encode", "--in", fifo, "--out", folder.file("o.aac")] : ["probe", fifo]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var temporary = false
+        for _ in 0..<500 where encoding && !temporary {
+            usleep(10_000)
+            temporary = folder.contents().contains { $0.hasPrefix(".o.aac") }
+        }
+        if encoding { try #require(temporary, "the encode never started its output: \(folder.contents())") }
+        usleep(300_000)  // by now the 2 s are consumed and the read is blocked
+        #expect(process.isRunning)
+        let sent = ContinuousClock.now
+        kill(process.processIdentifier, signal)
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        let latency = ContinuousClock.now - sent
+        process.waitUntilExit()
+        print("\(encoding ? "encode" : "probe") blocked on a pipe, signal \(signal): stopped \(latency) after the signal")
+        #expect(process.terminationReason == .exit && process.terminationStatus == 128 + signal)
+        #expect(String(decoding: stderr, as: UTF8.self) == "avpipe: error: interrupted\n")
+        #expect(latency < .seconds(3), "took \(latency) to stop")
+        #expect(folder.contents() == ["full.wav", "pipe.wav"], "temporary output left behind")
+    }
+
     /// On a terminal (a pty from `script`), an interrupted run ends its progress line before the
     /// error line, and leaves the terminal settings as it found them.
     @Test func anInterruptedRunLeavesTheTerminalAsItWas() throws {

@@ -40,11 +40,21 @@ final class AtomicOutputFile {
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .outputNotWritable(path: path, reason: errnoText()) }
         close(fd)
-        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        do {
+            try TemporaryOutputs.register(temporaryPath)
+        } catch {
+            unlink(temporaryPath)
+            throw error
+        }
+        self.temporaryPath = temporaryPath
     }
 
     deinit {
-        if !committed { unlink(temporaryPath) }
+        if !committed {
+            unlink(temporaryPath)
+            TemporaryOutputs.unregister(temporaryPath)
+        }
     }
 
     /// Moves the finished temporary file to its final name. Without `overwrite`, a file that
@@ -58,16 +68,18 @@ final class AtomicOutputFile {
         let mask = umask(0)
         umask(mask)
         chmod(temporaryPath, 0o666 & ~mask)
-        if overwrite {
-            guard rename(temporaryPath, finalPath) == 0 else {
-                throw .outputNotWritable(path: finalPath, reason: errnoText())
+        try TemporaryOutputs.committing(temporaryPath) { () throws(AVPipelineError) in
+            if overwrite {
+                guard rename(temporaryPath, finalPath) == 0 else {
+                    throw .outputNotWritable(path: finalPath, reason: errnoText())
+                }
+            } else {
+                guard link(temporaryPath, finalPath) == 0 else {
+                    if errno == EEXIST { throw .outputExists(path: finalPath) }
+                    throw .outputNotWritable(path: finalPath, reason: errnoText())
+                }
+                unlink(temporaryPath)
             }
-        } else {
-            guard link(temporaryPath, finalPath) == 0 else {
-                if errno == EEXIST { throw .outputExists(path: finalPath) }
-                throw .outputNotWritable(path: finalPath, reason: errnoText())
-            }
-            unlink(temporaryPath)
         }
         committed = true
     }
