@@ -39,6 +39,23 @@ static inline int avp_avio_flag_read(void) { return AVIO_FLAG_READ; }
 static inline int avp_profile_aac_low(void) { return FF_PROFILE_AAC_LOW; }
 static inline int avp_profile_unknown(void) { return FF_PROFILE_UNKNOWN; }
 
+static inline int avp_fmtctx_noheader(void) { return AVFMTCTX_NOHEADER; }
+
+/// A stream's display matrix (rotation/flip), or NULL. FFmpeg 6.1 moved stream side data into
+/// codecpar->coded_side_data and 7.0 removed av_stream_get_side_data, so pick the API by version.
+static inline const int32_t *avp_stream_display_matrix(const AVStream *stream) {
+#if LIBAVFORMAT_VERSION_INT >= AV_VERSION_INT(60, 15, 100)
+    const AVPacketSideData *sd = av_packet_side_data_get(stream->codecpar->coded_side_data,
+                                                         stream->codecpar->nb_coded_side_data,
+                                                         AV_PKT_DATA_DISPLAYMATRIX);
+    return (sd && sd->size >= 9 * sizeof(int32_t)) ? (const int32_t *)sd->data : NULL;
+#else
+    size_t size = 0;
+    const uint8_t *data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    return (data && size >= 9 * sizeof(int32_t)) ? (const int32_t *)data : NULL;
+#endif
+}
+
 /// Copies FFmpeg's text for an error code into `buf` (what av_err2str does, without the macro).
 static inline const char *avp_err2str(int errnum, char *buf, size_t size) {
     av_strerror(errnum, buf, size);

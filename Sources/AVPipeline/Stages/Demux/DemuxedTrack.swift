@@ -1,0 +1,146 @@
+import Synchronization
+
+/// Read-ahead and I/O statistics of one demuxed track.
+public struct DemuxStatistics: Sendable {
+    /// The most packets that may wait between the reader and the consumer (`maxBufferedPacketsPerTrack`).
+    public let bufferBound: Int
+    /// The most packets that ever waited at once; never above `bufferBound`.
+    public let highWaterMark: Int
+    /// Packets of this track read from the file so far.
+    public let packetsRead: Int
+    /// Packets of other tracks this track's reader was handed: 0, since they are discarded at the source.
+    public let otherTrackPackets: Int
+    /// Bytes this track's reader has read from the file (including container overhead).
+    public let bytesRead: Int64
+    /// Whether the reader reached the end of the track.
+    public let reachedEnd: Bool
+}
+
+/// What the audio and video tracks share: the reading task, its bounded hand-off, and the status
+/// bookkeeping. Pulled by one task at a time (like every `SampleSource`).
+final class DemuxedTrackCore {
+    /// Carries the reader into its task. `@unchecked Sendable`: the reader is handed over exactly
+    /// once, when reading starts, and the track never touches it again.
+    private struct ReaderTransfer: @unchecked Sendable { let reader: TrackReader }
+
+    let info: TrackInfo
+    private var reader: TrackReader?
+    private let handoff: PacketHandoff
+    private let counters: TrackCounters
+    private let interrupt: InterruptFlag
+    private let status: DemuxStatusCell
+    private var started = false
+    private var finished = false
+
+    init(demuxer: Demuxer, track: TrackInfo) throws(AVPipelineError) {
+        info = track
+        interrupt = InterruptFlag(parent: demuxer.interrupt)
+        counters = TrackCounters()
+        status = demuxer.statusCell
+        handoff = PacketHandoff(capacity: demuxer.options.maxBufferedPacketsPerTrack)
+        reader = try TrackReader(path: demuxer.info.path, track: track, streamCount: demuxer.info.tracks.count,
+                                 interrupt: interrupt, counters: counters)
+        status.trackCreated()
+    }
+
+    deinit {
+        // Interrupts a blocked read and wakes a reader waiting for room; the reading task then ends
+        // and frees its context.
+        interrupt.raise()
+        handoff.abandon()
+        if !finished { status.trackAbandoned(started: started) }
+    }
+
+    var statistics: DemuxStatistics {
+        DemuxStatistics(bufferBound: handoff.capacity, highWaterMark: handoff.highWaterMark,
+                        packetsRead: counters.packetsRead.load(ordering: .relaxed),
+                        otherTrackPackets: counters.otherTrackPackets.load(ordering: .relaxed),
+                        bytesRead: counters.bytesRead.load(ordering: .relaxed),
+                        reachedEnd: counters.reachedEnd.load(ordering: .relaxed))
+    }
+
+    func next() async throws(AVPipelineError) -> Packet? {
+        if finished { return nil }
+        if !started { start() }
+        do {
+            if Task.isCancelled || interrupt.isRaised { throw AVPipelineError.cancelled }
+            guard let item = try await handoff.pop() else {
+                finished = true
+                status.trackEnded()
+                return nil
+            }
+            return item.packet
+        } catch {
+            let failure = error as? AVPipelineError ?? .cancelled
+            finished = true
+            interrupt.raise()
+            handoff.abandon()
+            status.trackFailed(failure)
+            throw failure
+        }
+    }
+
+    private func start() {
+        started = true
+        status.trackStarted()
+        guard let reader else { return }
+        self.reader = nil
+        let transfer = ReaderTransfer(reader: reader)
+        let handoff = handoff
+        Task.detached {
+            await transfer.reader.run(into: handoff)
+        }
+    }
+}
+
+/// One audio track of a demuxed file: a pull source of its encoded packets (AAC, MP3, …) with
+/// timestamps in the track's time base. Narrow it with `.requiring(AAC.self)` for AAC-only stages.
+public final class DemuxedAudioTrack: SampleSource {
+    public typealias Buffer = EncodedAudioPacket<AnyAudioCodec>
+    public let outputFormat: EncodedAudioFormat
+    private let core: DemuxedTrackCore
+
+    init(demuxer: Demuxer, track: TrackInfo) throws(AVPipelineError) {
+        core = try DemuxedTrackCore(demuxer: demuxer, track: track)
+        outputFormat = EncodedAudioFormat(parameters: demuxer.parameters[track.index], timeBase: track.timeBase)
+    }
+
+    public var info: TrackInfo { core.info }
+    public var statistics: DemuxStatistics { core.statistics }
+
+    public func next() async throws -> EncodedAudioPacket<AnyAudioCodec>? {
+        try await core.next().map { EncodedAudioPacket(packet: $0, format: outputFormat) }
+    }
+}
+
+/// One video track of a demuxed file: a pull source of its encoded packets, tagged with their NAL
+/// framing (length-prefixed as MP4 stores H.264/H.265, or Annex B as raw streams and MPEG-TS do).
+public final class DemuxedVideoTrack: SampleSource {
+    public typealias Buffer = EncodedVideoPacket<AnyVideoCodec>
+    public let outputFormat: EncodedVideoFormat
+    private let core: DemuxedTrackCore
+
+    init(demuxer: Demuxer, track: TrackInfo) throws(AVPipelineError) {
+        core = try DemuxedTrackCore(demuxer: demuxer, track: track)
+        let parameters = demuxer.parameters[track.index]
+        outputFormat = EncodedVideoFormat(parameters: parameters, timeBase: track.timeBase, frameRate: track.frameRate,
+                                          framing: NALFraming.detect(codec: track.codec, extradata: parameters.extradata))
+    }
+
+    public var info: TrackInfo { core.info }
+    public var statistics: DemuxStatistics { core.statistics }
+
+    public func next() async throws -> EncodedVideoPacket<AnyVideoCodec>? {
+        try await core.next().map { EncodedVideoPacket(packet: $0, format: outputFormat) }
+    }
+}
+
+extension NALFraming {
+    /// H.264/H.265 are length-prefixed when their extradata is an `avcC`/`hvcC` record (it starts
+    /// with version 1), and Annex B when it is absent or holds start-code-delimited parameter sets.
+    static func detect(codec: Codec, extradata: [UInt8]) -> NALFraming {
+        guard codec == .h264 || codec == .hevc, extradata.count >= 7 else { return .annexB }
+        let startCode = extradata.starts(with: [0, 0, 1]) || extradata.starts(with: [0, 0, 0, 1])
+        return startCode ? .annexB : .lengthPrefixed
+    }
+}

@@ -1,0 +1,92 @@
+internal import CFFmpeg
+
+/// Splits a media file into its tracks' encoded packets, pulled per track by their consumers.
+///
+/// Opening reads the container header (and probes raw streams) to fill `info`; no packet is read
+/// until a track is pulled. Each track read-ahead is bounded by `Options.maxBufferedPacketsPerTrack`
+/// and tracks nobody asked for are never read (see `TrackReader`). Opens anything libavformat opens
+/// from a local file: MP4/MOV/M4A, MKV, MPEG-TS, raw ADTS `.aac`, raw Annex B `.h264`/`.h265`, WAV…
+///
+/// `Sendable`: the demuxer keeps only immutable facts plus thread-safe status and cancellation, so
+/// `cancel()` may be called from any task while others pull its tracks.
+public final class Demuxer: Sendable {
+    public struct Options: Sendable {
+        /// How many packets each track may read ahead of its consumer.
+        public var maxBufferedPacketsPerTrack = 3
+
+        public init(maxBufferedPacketsPerTrack: Int = 3) {
+            self.maxBufferedPacketsPerTrack = maxBufferedPacketsPerTrack
+        }
+    }
+
+    public let info: MediaInfo
+    public let options: Options
+    /// Codec parameters of every stream, in container order (shared read-only with the tracks).
+    let parameters: [CodecParameters]
+    let interrupt = InterruptFlag()
+    let statusCell = DemuxStatusCell()
+    /// libavformat's pick of audio and video track (stream indices), made once on the probing context.
+    private let bestAudio: Int?
+    private let bestVideo: Int?
+
+    public init(path: String, options: Options = .init()) throws {
+        guard options.maxBufferedPacketsPerTrack > 0, options.maxBufferedPacketsPerTrack <= 4096 else {
+            throw AVPipelineError.invalidOption(name: "max buffered packets per track",
+                                                value: "\(options.maxBufferedPacketsPerTrack)",
+                                                reason: "must be between 1 and 4096")
+        }
+        self.options = options
+        // The probing context only describes the file; each consumed track gets its own context.
+        let context = try InputContext(path: path, interrupt: interrupt)
+        info = MediaInfo(context: context)
+        parameters = try (0..<context.streamCount).map { index throws(AVPipelineError) in
+            try CodecParameters(copying: context.stream(index).pointee.codecpar)
+        }
+        bestAudio = context.bestStream(AVMEDIA_TYPE_AUDIO)
+        bestVideo = context.bestStream(AVMEDIA_TYPE_VIDEO)
+    }
+
+    public var status: Status { statusCell.status }
+
+    /// Stops every track promptly: blocked reads return, pulls throw `.cancelled`, and the status
+    /// becomes `.cancelled` (unless it had already completed or failed). Callable from any thread.
+    public func cancel() {
+        statusCell.cancel()
+        interrupt.raise()
+    }
+
+    /// The audio track `index` (0 = the file's first audio track, in container order), or the best
+    /// audio track (libavformat's choice) when `index` is nil. Throws `.noAudioStream` when the file
+    /// has none.
+    public func audioTrack(_ index: Int? = nil) throws -> DemuxedAudioTrack {
+        let track = try select(.audio, index, missing: .noAudioStream(path: info.path))
+        return try DemuxedAudioTrack(demuxer: self, track: track)
+    }
+
+    /// The video track `index` (0 = first, cover art excluded), or the best one when nil. Throws
+    /// `.noVideoStream` when the file has none.
+    public func videoTrack(_ index: Int? = nil) throws -> DemuxedVideoTrack {
+        let track = try select(.video, index, missing: .noVideoStream(path: info.path))
+        return try DemuxedVideoTrack(demuxer: self, track: track)
+    }
+
+    private func select(_ kind: TrackInfo.Kind, _ index: Int?,
+                        missing: AVPipelineError) throws(AVPipelineError) -> TrackInfo {
+        let candidates = kind == .audio ? info.audioTracks : info.videoTracks
+        guard !candidates.isEmpty else { throw missing }
+        guard let index else { return bestTrack(kind) ?? candidates[0] }
+        guard candidates.indices.contains(index) else {
+            throw .invalidOption(name: "\(kind) track", value: "\(index)",
+                                 reason: "the file has \(candidates.count) \(kind) track\(candidates.count == 1 ? "" : "s") (0…\(candidates.count - 1))")
+        }
+        return candidates[index]
+    }
+
+    /// libavformat's pick among the tracks of `kind` (default disposition, most frames…), which is
+    /// what `ffmpeg` selects too; cover art never wins.
+    private func bestTrack(_ kind: TrackInfo.Kind) -> TrackInfo? {
+        guard let best = kind == .audio ? bestAudio : bestVideo, info.tracks.indices.contains(best),
+              !info.tracks[best].isCoverArt else { return nil }
+        return info.tracks[best]
+    }
+}

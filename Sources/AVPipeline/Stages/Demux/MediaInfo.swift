@@ -1,0 +1,134 @@
+internal import CFFmpeg
+
+/// What a demuxer found in a file: the container and its tracks, before any packet is read.
+public struct MediaInfo: Sendable {
+    public let path: String
+    /// libavformat's short name of the container (`mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`, `aac`…).
+    public let formatName: String
+    public let formatLongName: String?
+    /// Container duration, when known.
+    public let duration: MediaTime?
+    /// Overall bit rate in bits per second, when known.
+    public let bitRate: Int?
+    /// Every track in container order.
+    public let tracks: [TrackInfo]
+
+    public var audioTracks: [TrackInfo] { tracks.filter { $0.kind == .audio } }
+    /// Video tracks, cover art excluded.
+    public var videoTracks: [TrackInfo] { tracks.filter { $0.kind == .video && !$0.isCoverArt } }
+    public var hasAudio: Bool { !audioTracks.isEmpty }
+    public var hasVideo: Bool { !videoTracks.isEmpty }
+}
+
+/// One track (stream) of a container.
+public struct TrackInfo: Sendable {
+    public enum Kind: String, Sendable { case audio, video, subtitle, data, attachment, unknown }
+
+    /// Position of the track in the container (FFmpeg's stream index).
+    public let index: Int
+    public let kind: Kind
+    public let codec: Codec
+    /// The container's codec tag as text when it is a readable fourcc (`avc1`, `hev1`, `mp4a`).
+    public let codecTag: String?
+    public let profile: String?
+    public let timeBase: Rational
+    public let duration: MediaTime?
+    public let bitRate: Int?
+    public let language: String?
+
+    // Audio
+    public let sampleRate: Int?
+    public let channelLayout: ChannelLayout?
+    public var channels: Int? { channelLayout?.channelCount }
+
+    // Video
+    /// Display size: the coded size with the rotation applied (width and height swap at 90°/270°).
+    public let width: Int?
+    public let height: Int?
+    /// Coded size, as stored.
+    public let codedWidth: Int?
+    public let codedHeight: Int?
+    /// Clockwise rotation to apply for display, in degrees: 0, 90, 180 or 270 (the convention of
+    /// the original series and of the `rotate` tag; FFmpeg's display-matrix angle is counter-clockwise).
+    public let rotation: Int
+    /// Whether the display matrix also mirrors the picture (negative determinant).
+    public let isMirrored: Bool
+    /// Average frame rate, when known.
+    public let frameRate: Rational?
+    /// An attached picture (album art), not a moving video track.
+    public let isCoverArt: Bool
+}
+
+extension TrackInfo {
+    init(stream: UnsafePointer<AVStream>) {
+        let p = stream.pointee.codecpar.pointee
+        index = Int(stream.pointee.index)
+        kind = switch p.codec_type {
+        case AVMEDIA_TYPE_AUDIO: .audio
+        case AVMEDIA_TYPE_VIDEO: .video
+        case AVMEDIA_TYPE_SUBTITLE: .subtitle
+        case AVMEDIA_TYPE_DATA: .data
+        case AVMEDIA_TYPE_ATTACHMENT: .attachment
+        default: .unknown
+        }
+        codec = Codec(p.codec_id)
+        codecTag = Self.fourcc(p.codec_tag)
+        profile = avcodec_profile_name(p.codec_id, p.profile).map { String(cString: $0) }
+        timeBase = Rational(stream.pointee.time_base)
+        duration = stream.pointee.duration > 0
+            ? MediaTime(ffmpeg: stream.pointee.duration, timeBase: timeBase) : nil
+        bitRate = p.bit_rate > 0 ? Int(p.bit_rate) : nil
+        language = av_dict_get(stream.pointee.metadata, "language", nil, 0).map { String(cString: $0.pointee.value) }
+        let isAudio = kind == .audio
+        sampleRate = isAudio && p.sample_rate > 0 ? Int(p.sample_rate) : nil
+        channelLayout = isAudio && p.ch_layout.nb_channels > 0 ? ChannelLayout(p.ch_layout) : nil
+
+        let isVideo = kind == .video
+        let orientation = Self.orientation(of: stream)
+        rotation = isVideo ? orientation.rotation : 0
+        isMirrored = isVideo && orientation.mirrored
+        let known = isVideo && p.width > 0 && p.height > 0
+        codedWidth = known ? Int(p.width) : nil
+        codedHeight = known ? Int(p.height) : nil
+        let swap = rotation == 90 || rotation == 270
+        width = swap ? codedHeight : codedWidth
+        height = swap ? codedWidth : codedHeight
+        let average = stream.pointee.avg_frame_rate
+        let real = stream.pointee.r_frame_rate
+        frameRate = !isVideo ? nil : average.num > 0 && average.den > 0 ? Rational(average)
+            : real.num > 0 && real.den > 0 ? Rational(real) : nil
+        isCoverArt = (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0
+    }
+
+    /// Clockwise rotation (multiple of 90) and mirroring from the stream's display matrix.
+    static func orientation(of stream: UnsafePointer<AVStream>) -> (rotation: Int, mirrored: Bool) {
+        guard let matrix = avp_stream_display_matrix(stream) else { return (0, false) }
+        let counterClockwise = av_display_rotation_get(matrix)
+        guard counterClockwise.isFinite else { return (0, false) }
+        let clockwise = Int((-counterClockwise / 90).rounded()) * 90
+        let normalized = ((clockwise % 360) + 360) % 360
+        // Determinant of the 2x2 part (16.16 fixed point): negative when the matrix mirrors.
+        let determinant = Int64(matrix[0]) * Int64(matrix[4]) - Int64(matrix[1]) * Int64(matrix[3])
+        return (normalized, determinant < 0)
+    }
+
+    static func fourcc(_ tag: UInt32) -> String? {
+        guard tag != 0 else { return nil }
+        let bytes = (0..<4).map { UInt8((tag >> (8 * $0)) & 0xFF) }
+        guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension MediaInfo {
+    init(context: InputContext) {
+        path = context.path
+        let format = context.pointer.pointee.iformat.pointee
+        formatName = String(cString: format.name)
+        formatLongName = format.long_name.map { String(cString: $0) }
+        duration = context.duration
+        let rate = context.pointer.pointee.bit_rate
+        bitRate = rate > 0 ? Int(rate) : nil
+        tracks = (0..<context.streamCount).map { TrackInfo(stream: context.stream($0)) }
+    }
+}

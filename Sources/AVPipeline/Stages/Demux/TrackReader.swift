@@ -1,0 +1,113 @@
+internal import CFFmpeg
+import Synchronization
+
+/// Live counters of one track's reading context, written by its reading task and read by anyone
+/// (tests, progress): they prove the read-ahead bound and that other tracks are never read.
+final class TrackCounters: Sendable {
+    let packetsRead = Atomic<Int>(0)
+    let otherTrackPackets = Atomic<Int>(0)
+    let bytesRead = Atomic<Int64>(0)
+    let reachedEnd = Atomic<Bool>(false)
+}
+
+/// Reads one track through its own libavformat context.
+///
+/// Why a context per track instead of one shared `av_read_frame` loop: containers interleave in
+/// long runs (an MP4 may hold a second of audio packets in a row), so a shared loop that must
+/// reach the next video packet has to park every audio packet it passes — a per-track bound of 3
+/// could not hold. With its own context, a track reads only when its consumer has room, and every
+/// other stream is set to `AVDISCARD_ALL`, so the demuxer skips their bytes (MP4/MOV/MKV seek past
+/// them): extracting the audio of a large movie does not read the video. The cost is one more open
+/// (header parse) per consumed track; inputs are local files, so independent positions are cheap.
+final class TrackReader {
+    private let context: InputContext
+    let streamIndex: Int
+    private let timeBase: Rational
+    private let counters: TrackCounters
+    private let interrupt: InterruptFlag
+    /// The container's packet count for the track, when it declares one (MP4 sample tables do):
+    /// reaching end of file short of it means the file was cut.
+    private let declaredPackets: Int?
+    private var lastTime: MediaTime?
+    private var packets = 0
+
+    init(path: String, track: TrackInfo, streamCount: Int, interrupt: InterruptFlag,
+         counters: TrackCounters) throws(AVPipelineError) {
+        self.interrupt = interrupt
+        self.counters = counters
+        streamIndex = track.index
+        context = try InputContext(path: path, interrupt: interrupt, findStreamInfo: false)
+        // Formats that discover streams while reading (MPEG-TS) and raw streams (whose timing comes
+        // from probing) need the probe; a complete multi-stream header must not be probed, since
+        // probing reads packets of every stream.
+        if !context.headerListsAllStreams || context.streamCount == 1 { try context.findStreamInfo() }
+        guard context.streamCount == streamCount, streamIndex < streamCount,
+              Codec(context.stream(streamIndex).pointee.codecpar.pointee.codec_id) == track.codec else {
+            throw .notAMediaFile(path: path, reason: "the file changed while it was open")
+        }
+        for other in 0..<context.streamCount where other != streamIndex {
+            context.stream(other).pointee.discard = AVDISCARD_ALL
+        }
+        let stream = context.stream(streamIndex)
+        timeBase = Rational(stream.pointee.time_base)
+        declaredPackets = stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil
+    }
+
+    /// Reads packets into `handoff` until the end, an error, or the consumer leaving.
+    func run(into handoff: PacketHandoff) async {
+        do {
+            while true {
+                if interrupt.isRaised { throw AVPipelineError.cancelled }
+                let packet = try Packet()
+                let gotPacket = try readPacket(into: packet)
+                guard gotPacket else {
+                    try verifyComplete()
+                    counters.reachedEnd.store(true, ordering: .relaxed)
+                    handoff.finish(.end)
+                    return
+                }
+                guard await handoff.push(.init(packet: packet)) else { return }
+            }
+        } catch let error as AVPipelineError {
+            handoff.finish(.failure(error))
+        } catch {
+            handoff.finish(.failure(.ffmpeg(call: "av_read_frame", code: 0, message: "\(error)")))
+        }
+    }
+
+    /// Reads the next packet of this track (skipping any other stream's, which discard should
+    /// already prevent); false at end of file.
+    private func readPacket(into packet: Packet) throws(AVPipelineError) -> Bool {
+        while true {
+            let more: Bool
+            do {
+                more = try context.read(into: packet)
+            } catch .invalidData(let path, _, let reason) {
+                throw .invalidData(path: path, position: lastTime, reason: "\(reason) (after packet \(packets))")
+            }
+            counters.bytesRead.store(context.bytesRead, ordering: .relaxed)
+            guard more else { return false }
+            guard packet.streamIndex == streamIndex else {
+                counters.otherTrackPackets.add(1, ordering: .relaxed)
+                packet.unref()
+                continue
+            }
+            let time = MediaTime(ffmpeg: packet.pointer.pointee.dts, timeBase: timeBase) ?? lastTime
+            if (packet.pointer.pointee.flags & avp_pkt_flag_corrupt()) != 0 {
+                throw .invalidData(path: context.path, position: time,
+                                   reason: "packet \(packets + 1) is cut short (the file is truncated or damaged)")
+            }
+            packets += 1
+            lastTime = time
+            counters.packetsRead.add(1, ordering: .relaxed)
+            return true
+        }
+    }
+
+    private func verifyComplete() throws(AVPipelineError) {
+        if let declaredPackets, packets < declaredPackets {
+            throw .invalidData(path: context.path, position: lastTime,
+                               reason: "the file ends after \(packets) of \(declaredPackets) packets of track \(streamIndex) (truncated)")
+        }
+    }
+}
