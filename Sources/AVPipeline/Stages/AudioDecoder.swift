@@ -1,5 +1,16 @@
 internal import CFFmpeg
 
+/// What an `AudioDecoder` has done so far.
+public struct AudioDecoderStatistics: Sendable {
+    public var packets = 0
+    /// Decoded sample frames (samples per channel).
+    public var frames: Int64 = 0
+    /// Packets the decoder rejected as damaged and skipped.
+    public var skippedPackets = 0
+    /// Where and why the first packet was skipped, for a one-line report.
+    public var firstSkip: String?
+}
+
 /// Decodes encoded audio packets (AAC, or any codec FFmpeg has a decoder for) to PCM.
 ///
 /// It runs libavcodec's send/receive loop, flushes the decoder's delayed frames at end of stream and
@@ -12,16 +23,7 @@ public final class AudioDecoder<Upstream: SampleSource, C: AudioCodecKind>: Samp
 where Upstream.Buffer == EncodedAudioPacket<C> {
     public typealias Buffer = PCMBuffer
 
-    /// What the decoder has done so far.
-    public struct Statistics: Sendable {
-        public var packets = 0
-        /// Decoded sample frames (samples per channel).
-        public var frames: Int64 = 0
-        /// Packets the decoder rejected as damaged and skipped.
-        public var skippedPackets = 0
-        /// Where and why the first packet was skipped, for a one-line report.
-        public var firstSkip: String?
-    }
+    public typealias Statistics = AudioDecoderStatistics
 
     public let outputFormat: AudioFormat
     public let inputFormat: EncodedAudioFormat

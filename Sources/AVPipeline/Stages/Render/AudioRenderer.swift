@@ -1,3 +1,19 @@
+/// How an `AudioRenderer` plays.
+public struct AudioRendererOptions: Sendable {
+    /// Output device name (see `AudioOutputDevices.names()`); nil is the system default.
+    public var device: String?
+    /// 0 … 1.
+    public var volume: Float
+    /// Seconds of audio the ring holds (its high watermark); refilled when half has played.
+    public var bufferDuration: Double
+
+    public init(device: String? = nil, volume: Float = 1, bufferDuration: Double = 0.2) {
+        self.device = device
+        self.volume = volume
+        self.bufferDuration = bufferDuration
+    }
+}
+
 /// Plays PCM on an audio output device (SDL2: PulseAudio/PipeWire/ALSA on Linux, CoreAudio on macOS).
 ///
 /// The device pulls: its callback copies from a bounded ring of PCM (silence and an underrun count
@@ -7,20 +23,7 @@
 /// Audio is converted to whatever format the device granted. At end of stream `run()` waits until
 /// the last sample has been played.
 public final class AudioRenderer<Upstream: SampleSource> where Upstream.Buffer == PCMBuffer {
-    public struct Options: Sendable {
-        /// Output device name (see `outputDevices()`); nil is the system default.
-        public var device: String?
-        /// 0 … 1.
-        public var volume: Float
-        /// Seconds of audio the ring holds (its high watermark); refilled when half has played.
-        public var bufferDuration: Double
-
-        public init(device: String? = nil, volume: Float = 1, bufferDuration: Double = 0.2) {
-            self.device = device
-            self.volume = volume
-            self.bufferDuration = bufferDuration
-        }
-    }
+    public typealias Options = AudioRendererOptions
 
     /// The format the device plays (what the pipeline's PCM is converted to).
     public var deviceFormat: AudioFormat { output.format }
@@ -107,7 +110,7 @@ public final class AudioRenderer<Upstream: SampleSource> where Upstream.Buffer =
     }
 
     /// The output devices the system offers (names for `Options.device`).
-    public static func outputDevices() throws -> [String] { try SDLAudio.outputDeviceNames() }
+    public static func outputDevices() throws -> [String] { try AudioOutputDevices.names() }
 
     private func rest(for duration: Duration? = nil) async throws {
         do {

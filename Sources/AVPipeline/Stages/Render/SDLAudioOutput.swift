@@ -1,6 +1,13 @@
 internal import CSDL2
 import Synchronization
 
+/// The audio output devices of the system.
+public enum AudioOutputDevices {
+    /// Names of the output devices (for `AudioRendererOptions.device`); throws `deviceUnavailable`
+    /// when no audio driver can start.
+    public static func names() throws -> [String] { try SDLAudio.outputDeviceNames() }
+}
+
 /// SDL2's audio subsystem, initialised while at least one user needs it.
 enum SDLAudio {
     private static let users = Mutex(0)
@@ -11,6 +18,7 @@ enum SDLAudio {
                 // SDL must not take over SIGINT/SIGTERM: the CLI turns them into cancellation.
                 SDL_SetHint("SDL_NO_SIGNAL_HANDLERS", "1")
                 SDL_SetHint("SDL_AUDIO_DEVICE_APP_NAME", "avpipe")
+                avp_silence_alsa()
                 guard SDL_InitSubSystem(avp_sdl_init_audio()) == 0 else {
                     throw .deviceUnavailable(reason: "no audio driver could start (\(lastError))")
                 }
@@ -87,8 +95,8 @@ final class SDLAudioOutput: AudioOutput, @unchecked Sendable {
         }
         guard id != 0, let sampleFormat = SampleFormat(sdl: obtained.format) else {
             let reason = SDLAudio.lastError
+            let driver = SDLAudio.driverName.map { " (audio driver: \($0))" } ?? ""
             SDLAudio.release()
-            let driver = SDLAudio.driverName.map { " (driver \($0))" } ?? ""
             throw .deviceUnavailable(reason: "\(deviceName.map { "'\($0)'" } ?? "the default device") cannot be opened\(driver): \(reason)")
         }
         self.id = id
