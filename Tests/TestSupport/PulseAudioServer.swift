@@ -47,7 +47,7 @@ public final class PulseAudioServer: @unchecked Sendable {
 
     deinit { _ = try? Subprocess.run("pulseaudio", ["--kill"], environment: environment) }
 
-    /// Starts `parec` on the sink's monitor, writing raw s16le to `path`; stop it with `stop()`.
+    /// Starts `parec` on the sink's monitor, writing raw s16le to `path`; end it with `stopRecording`.
     public func record(to path: String) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -56,5 +56,12 @@ public final class PulseAudioServer: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
+    }
+
+    /// Ends a recording. SIGKILL, because a child spawned from a test thread inherits that thread's
+    /// blocked SIGTERM/SIGINT; parec writes as it goes, so nothing recorded is lost.
+    public func stopRecording(_ recorder: Process) {
+        kill(recorder.processIdentifier, SIGKILL)
+        recorder.waitUntilExit()
     }
 }
