@@ -27,9 +27,15 @@ let package = Package(
                 .brew(["ffmpeg"]),
             ]
         ),
+        // The audio device layer (AudioRenderer): the same SDL2 ffplay uses.
+        .systemLibrary(
+            name: "CSDL2",
+            pkgConfig: "sdl2",
+            providers: [.apt(["libsdl2-dev"]), .brew(["sdl2"])]
+        ),
         .target(
             name: "AVPipeline",
-            dependencies: ["CFFmpeg"],
+            dependencies: ["CFFmpeg", "CSDL2"],
             swiftSettings: strict
         ),
         .target(name: "CStopSignals"),
