@@ -27,15 +27,16 @@ let package = Package(
                 .brew(["ffmpeg"]),
             ]
         ),
-        // The audio device layer (AudioRenderer): the same SDL2 ffplay uses.
+        // The audio device layer (AudioRenderer): the same SDL2 ffplay uses. Headers only, found as
+        // <SDL2/SDL.h>; CSDL2Loader loads the library on first use, so only `play` pays for it.
         .systemLibrary(
             name: "CSDL2",
-            pkgConfig: "sdl2",
             providers: [.apt(["libsdl2-dev"]), .brew(["sdl2"])]
         ),
+        .target(name: "CSDL2Loader"),
         .target(
             name: "AVPipeline",
-            dependencies: ["CFFmpeg", "CSDL2"],
+            dependencies: ["CFFmpeg", "CSDL2", "CSDL2Loader"],
             swiftSettings: strict
         ),
         .target(name: "CStopSignals"),

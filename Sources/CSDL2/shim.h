@@ -3,7 +3,7 @@
 #ifndef AVPIPE_CSDL2_SHIM_H
 #define AVPIPE_CSDL2_SHIM_H
 
-#include <SDL.h>
+#include <SDL2/SDL.h>
 
 static inline Uint32 avp_sdl_init_audio(void) { return SDL_INIT_AUDIO; }
 static inline SDL_AudioFormat avp_sdl_audio_u8(void) { return AUDIO_U8; }

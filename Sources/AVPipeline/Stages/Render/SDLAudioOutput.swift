@@ -1,4 +1,5 @@
 internal import CSDL2
+internal import CSDL2Loader
 import Synchronization
 
 /// The audio output devices of the system.
@@ -15,6 +16,7 @@ enum SDLAudio {
     static func acquire() throws(AVPipelineError) {
         try users.withLock { (count: inout Int) throws(AVPipelineError) in
             if count == 0 {
+                guard avp_sdl_available() != 0 else { throw .deviceUnavailable(reason: lastError) }
                 // SDL must not take over SIGINT/SIGTERM: the CLI turns them into cancellation.
                 SDL_SetHint("SDL_NO_SIGNAL_HANDLERS", "1")
                 SDL_SetHint("SDL_AUDIO_DEVICE_APP_NAME", "avpipe")
