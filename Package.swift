@@ -8,6 +8,17 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InferIsolatedConformances"),
 ]
 
+#if os(Linux) && arch(x86_64)
+// FFmpeg is loaded on first use by CFFmpegLoader's jump stubs (see ffmpeg_loader.c), so nothing links
+// it and `avpipe --version` does not pay for its ~140 libraries; Debian's headers are on the default
+// include path.
+let ffmpegPkgConfig: String? = nil
+let ffmpegLinks: [LinkerSetting] = []
+#else
+let ffmpegPkgConfig: String? = "libavformat"
+let ffmpegLinks: [LinkerSetting] = ["avformat", "avcodec", "avutil", "swresample"].map { .linkedLibrary($0) }
+#endif
+
 let package = Package(
     name: "avpipe",
     platforms: [.macOS(.v15)],
@@ -21,16 +32,26 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat",
+            pkgConfig: ffmpegPkgConfig,
             providers: [
                 .apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"]),
                 .brew(["ffmpeg"]),
             ]
         ),
+        // The audio device layer (AudioRenderer): the same SDL2 ffplay uses. Headers only, found as
+        // <SDL2/SDL.h>; CSDL2Loader loads the library on first use, so only `play` pays for it.
+        .systemLibrary(
+            name: "CSDL2",
+            providers: [.apt(["libsdl2-dev"]), .brew(["sdl2"])]
+        ),
+        .target(name: "CSDL2Loader"),
+        // x86_64 Linux: FFmpeg functions as jump stubs, the libraries loaded on first use.
+        .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg"]),
         .target(
             name: "AVPipeline",
-            dependencies: ["CFFmpeg"],
-            swiftSettings: strict
+            dependencies: ["CFFmpeg", "CFFmpegLoader", "CSDL2", "CSDL2Loader"],
+            swiftSettings: strict,
+            linkerSettings: ffmpegLinks
         ),
         .target(name: "CStopSignals"),
         .executableTarget(

@@ -9,9 +9,22 @@ import TestSupport
         let folder = TemporaryDirectory()
         let file = folder.file("snippet.swift")
         try "import AVPipeline\n\(body)\n".write(toFile: file, atomically: true, encoding: .utf8)
-        return try Subprocess.run("swiftc", ["-typecheck", "-swift-version", "6",
-                                             "-I", Locations.buildProducts + "/Modules",
-                                             "-I", Locations.packageRoot + "/Sources/CFFmpeg", file])
+        return try Subprocess.run("swiftc", ["-typecheck", "-swift-version", "6", "-I", Locations.buildProducts + "/Modules"]
+                                  + cModuleArguments() + [file])
+    }
+
+    /// What SwiftPM tells the compiler about the package's C modules: the system-library module maps
+    /// in Sources/, the maps it generates for C targets, and the SDL headers' include path.
+    static func cModuleArguments() -> [String] {
+        let fm = FileManager.default
+        let sources = Locations.packageRoot + "/Sources"
+        let systemMaps = ((try? fm.contentsOfDirectory(atPath: sources)) ?? []).map { "\(sources)/\($0)/module.modulemap" }
+        let generatedMaps = ((try? fm.contentsOfDirectory(atPath: Locations.buildProducts)) ?? [])
+            .filter { $0.hasSuffix(".build") }.map { "\(Locations.buildProducts)/\($0)/module.modulemap" }
+        let pkgConfig = (try? Subprocess.run("pkg-config", ["--cflags", "sdl2", "libavformat"]))?.stdoutText ?? ""
+        return (systemMaps + generatedMaps).filter { fm.fileExists(atPath: $0) }.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] }
+            + pkgConfig.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+                .filter { $0.hasPrefix("-I") }.flatMap { ["-Xcc", $0] }
     }
 
     @Test func aCorrectPipelineCompiles() throws {

@@ -18,6 +18,8 @@ public enum AVPipelineError: Error, Sendable, Equatable, CustomStringConvertible
     case outputWriteFailed(path: String, reason: String)
     case cancelled
     case outOfMemory
+    /// No audio output device could be opened (no sound server, no card, an unknown device name).
+    case deviceUnavailable(reason: String)
     /// An FFmpeg call failed in a way none of the cases above describes.
     case ffmpeg(call: String, code: Int32, message: String)
 
@@ -28,6 +30,8 @@ public enum AVPipelineError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .fileNotFound, .notReadable, .notAMediaFile, .noAudioStream, .noVideoStream, .invalidData: .input
         case .unsupportedSampleFormat, .unsupportedCodec, .unsupportedFormat: .unsupported
+        // EX_UNAVAILABLE (69): a service the command needs is not there.
+        case .deviceUnavailable: .unsupported
         case .invalidOption: .usage
         case .outputNotWritable, .outputExists, .outputWriteFailed: .output
         case .cancelled: .interrupted
@@ -53,6 +57,7 @@ public enum AVPipelineError: Error, Sendable, Equatable, CustomStringConvertible
         case .outputWriteFailed(let path, let reason): "'\(path)': writing failed: \(reason)"
         case .cancelled: "cancelled"
         case .outOfMemory: "out of memory"
+        case .deviceUnavailable(let reason): "no audio output device available: \(reason)"
         case .ffmpeg(let call, let code, let message): "\(call) failed: \(message) (\(code))"
         }
     }

@@ -1,0 +1,183 @@
+internal import CFFmpeg
+
+/// What an `AudioDecoder` has done so far.
+public struct AudioDecoderStatistics: Sendable {
+    public var packets = 0
+    /// Decoded sample frames (samples per channel).
+    public var frames: Int64 = 0
+    /// Packets the decoder rejected as damaged and skipped.
+    public var skippedPackets = 0
+    /// Where and why the first packet was skipped, for a one-line report.
+    public var firstSkip: String?
+}
+
+/// Decodes encoded audio packets (AAC, or any codec FFmpeg has a decoder for) to PCM.
+///
+/// It runs libavcodec's send/receive loop, flushes the decoder's delayed frames at end of stream and
+/// stamps every buffer with its presentation time in samples (from the packets' timestamps, counted on
+/// where they are missing). A packet the decoder rejects as damaged is skipped and counted in
+/// `statistics` (decoding goes on, as players do); only a stream that yields nothing but errors fails.
+/// Every buffer has `outputFormat`: should the stream change format midway (HE-AAC signalled late, a
+/// new channel configuration), later frames are converted back to it.
+public final class AudioDecoder<Upstream: SampleSource, C: AudioCodecKind>: SampleSource
+where Upstream.Buffer == EncodedAudioPacket<C> {
+    public typealias Buffer = PCMBuffer
+
+    public typealias Statistics = AudioDecoderStatistics
+
+    public let outputFormat: AudioFormat
+    public let inputFormat: EncodedAudioFormat
+    public private(set) var statistics = Statistics()
+
+    /// Consecutive failures, with nothing decoded yet, after which the stream is declared undecodable.
+    private static var failureLimit: Int { 32 }
+
+    private let upstream: Upstream
+    private let decoder: CodecContext
+    private let packetTimeBase: Rational
+    private var pending: Frame?
+    private var converter: (resampler: Resampler, from: AudioFormat)?
+    private var nextPTS: Int64?
+    private var consecutiveFailures = 0
+    private var upstreamEnded = false
+
+    public init(upstream: Upstream) throws {
+        self.upstream = upstream
+        let format = upstream.outputFormat
+        inputFormat = format
+        packetTimeBase = format.timeBase
+        guard let codec = avcodec_find_decoder(format.codec.avID) else {
+            throw AVPipelineError.unsupportedCodec("\(format.codec): this FFmpeg build has no decoder for it")
+        }
+        decoder = try CodecContext(codec: codec)
+        let context = decoder.pointer
+        try check(avcodec_parameters_to_context(context, format.parameters.pointer), "avcodec_parameters_to_context")
+        context.pointee.pkt_timebase = format.timeBase.avValue
+        do {
+            try decoder.open()
+        } catch {
+            throw AVPipelineError.unsupportedCodec("\(format.codec): the decoder rejected the stream's parameters (\(error))")
+        }
+        outputFormat = try Self.declaredFormat(of: context.pointee, fallback: format)
+    }
+
+    public func next() async throws -> PCMBuffer? {
+        while true {
+            try checkCancellation()
+            let frame = try pending ?? Frame()
+            switch try receive(into: frame) {
+            case .got:
+                pending = nil
+                return try deliver(frame)
+            case .drained:
+                try verifyDecodedSomething()
+                return nil
+            case .needsInput:
+                pending = frame
+            }
+            if let packet = try await upstream.next() {
+                statistics.packets += 1
+                try send(packet)
+            } else if !upstreamEnded {
+                upstreamEnded = true
+                _ = try decoder.send(packet: nil)
+            }
+        }
+    }
+
+    // MARK: - Send/receive with damaged packets as recoverable errors
+
+    private func send(_ packet: EncodedAudioPacket<C>) throws {
+        do {
+            // `.full` cannot happen: every send follows a receive that asked for input.
+            _ = try decoder.send(packet: packet.packet.pointer)
+        } catch {
+            // The decoder consumed (and dropped) the packet; it is not sent again.
+            try recordFailure(error, at: packet.presentationTime)
+        }
+    }
+
+    private func receive(into frame: Frame) throws(AVPipelineError) -> CodecContext.ReceiveResult {
+        while true {
+            do {
+                return try decoder.receive(frame: frame)
+            } catch {
+                try recordFailure(error, at: nextPTS.map { MediaTime(value: $0, timeBase: outputFormat.sampleTimeBase) })
+            }
+        }
+    }
+
+    private func recordFailure(_ error: AVPipelineError, at position: MediaTime?) throws(AVPipelineError) {
+        if case .outOfMemory = error { throw error }
+        statistics.skippedPackets += 1
+        consecutiveFailures += 1
+        let reason: String
+        if case .ffmpeg(_, _, let message) = error { reason = message } else { reason = "\(error)" }
+        if statistics.firstSkip == nil {
+            statistics.firstSkip = position.map { "at \($0): \(reason)" } ?? reason
+        }
+        if statistics.frames == 0 && consecutiveFailures >= Self.failureLimit {
+            throw .invalidData(path: "\(inputFormat.codec) stream", position: position,
+                               reason: "\(consecutiveFailures) packets in a row failed to decode (\(reason))")
+        }
+    }
+
+    private func verifyDecodedSomething() throws(AVPipelineError) {
+        guard statistics.frames == 0, statistics.skippedPackets > 0 else { return }
+        throw .invalidData(path: "\(inputFormat.codec) stream", position: nil,
+                           reason: "no packet could be decoded (\(statistics.firstSkip ?? "unknown error"))")
+    }
+
+    // MARK: - Timestamps and format
+
+    private func deliver(_ frame: Frame) throws(AVPipelineError) -> PCMBuffer {
+        consecutiveFailures = 0
+        let f = frame.pointer
+        let timeBase = outputFormat.sampleTimeBase
+        let pts: Int64
+        if let stamped = MediaTime(ffmpeg: f.pointee.best_effort_timestamp, timeBase: packetTimeBase) {
+            pts = stamped.converted(to: timeBase).value
+        } else {
+            pts = nextPTS ?? 0
+        }
+        let output = try conformed(frame)
+        output.pointer.pointee.pts = pts
+        nextPTS = pts + Int64(output.sampleCount)
+        statistics.frames += Int64(output.sampleCount)
+        return PCMBuffer(frame: output, format: outputFormat)
+    }
+
+    /// The frame itself when it has `outputFormat`, else a converted copy.
+    private func conformed(_ frame: Frame) throws(AVPipelineError) -> Frame {
+        let f = frame.pointer.pointee
+        guard let sampleFormat = SampleFormat(rawFFmpegValue: f.format) else {
+            throw .unsupportedSampleFormat(String(cString: av_get_sample_fmt_name(AVSampleFormat(rawValue: f.format))))
+        }
+        let actual = AudioFormat(sampleFormat: sampleFormat, sampleRate: Int(f.sample_rate), channelLayout: ChannelLayout(f.ch_layout))
+        if actual == outputFormat { return frame }
+        if converter?.from != actual { converter = (try Resampler(from: actual, to: outputFormat), actual) }
+        let resampler = converter!.resampler
+        let out = try Frame(audio: outputFormat, frameCount: Swift.max(resampler.maximumOutput(forInput: frame.sampleCount), 1))
+        out.pointer.pointee.nb_samples = Int32(try resampler.convert(frame.pointer, into: out.pointer, capacity: out.sampleCount))
+        return out
+    }
+
+    /// The PCM format the opened decoder announces (from the stream's parameters where it is silent).
+    private static func declaredFormat(of context: AVCodecContext, fallback: EncodedAudioFormat) throws -> AudioFormat {
+        let rate = context.sample_rate > 0 ? Int(context.sample_rate) : fallback.sampleRate
+        let layout = context.ch_layout.nb_channels > 0 ? ChannelLayout(context.ch_layout) : fallback.channelLayout
+        guard rate > 0, layout.channelCount > 0 else {
+            throw AVPipelineError.unsupportedFormat("\(fallback.codec) stream declares no sample rate or channel count")
+        }
+        // Decoders that pick their sample format only when decoding get converted to planar float.
+        let sampleFormat = SampleFormat(rawFFmpegValue: context.sample_fmt.rawValue) ?? .fltp
+        return AudioFormat(sampleFormat: sampleFormat, sampleRate: rate, channelLayout: layout)
+    }
+}
+
+extension SampleSource {
+    /// Decodes this encoded audio stream to PCM.
+    public func decodeAudio<C: AudioCodecKind>() throws -> AudioDecoder<Self, C> where Buffer == EncodedAudioPacket<C> {
+        try AudioDecoder(upstream: self)
+    }
+}

@@ -1,0 +1,54 @@
+import Synchronization
+
+/// Controls a running `AudioRenderer` from any task or thread: pause/resume, stop, volume, and the
+/// play position and counters.
+public final class PlaybackControl: Sendable {
+    private struct State {
+        var paused = false
+        /// The pump has filled the buffer once (or the stream ended): the device may run.
+        var primed = false
+        var stopped = false
+    }
+
+    let feed: RenderFeed
+    private let output: any AudioOutput
+    private let state = Mutex(State())
+
+    init(feed: RenderFeed, output: any AudioOutput) {
+        self.feed = feed
+        self.output = output
+    }
+
+    /// Holds playback; the pump stops pulling once the buffer is full.
+    public func pause() { update { $0.paused = true } }
+    public func resume() { update { $0.paused = false } }
+    /// Ends playback now (no drain); `run()` returns.
+    public func stop() { update { $0.stopped = true } }
+
+    public var isPaused: Bool { state.withLock { $0.paused } }
+    public var isStopped: Bool { state.withLock { $0.stopped } }
+
+    /// 0 (silent) … 1 (unchanged); applied by the device callback, so it takes effect at once.
+    public var volume: Float {
+        get { feed.volume }
+        set { feed.volume = newValue }
+    }
+
+    public var statistics: RenderStatistics { feed.statistics }
+
+    /// How much of the source the device has been handed.
+    public var position: MediaTime {
+        MediaTime(value: Int64(feed.statistics.playedFrames), timeBase: feed.format.sampleTimeBase)
+    }
+
+    func markPrimed() { update { $0.primed = true } }
+
+    /// Applies a state change and the device state it implies under one lock, so two threads can
+    /// never leave the device running when the last word was "pause".
+    private func update(_ change: (inout State) -> Void) {
+        state.withLock { state in
+            change(&state)
+            output.setPaused(!state.primed || state.paused || state.stopped)
+        }
+    }
+}

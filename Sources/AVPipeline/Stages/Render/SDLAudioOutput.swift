@@ -1,0 +1,154 @@
+internal import CSDL2
+internal import CSDL2Loader
+import Synchronization
+
+/// The audio output devices of the system.
+public enum AudioOutputDevices {
+    /// Names of the output devices (for `AudioRendererOptions.device`); throws `deviceUnavailable`
+    /// when no audio driver can start.
+    public static func names() throws -> [String] { try SDLAudio.outputDeviceNames() }
+}
+
+/// SDL2's audio subsystem, initialised while at least one user needs it.
+enum SDLAudio {
+    private static let users = Mutex(0)
+
+    static func acquire() throws(AVPipelineError) {
+        try users.withLock { (count: inout Int) throws(AVPipelineError) in
+            if count == 0 {
+                guard avp_sdl_available() != 0 else { throw .deviceUnavailable(reason: lastError) }
+                // SDL must not take over SIGINT/SIGTERM: the CLI turns them into cancellation.
+                SDL_SetHint("SDL_NO_SIGNAL_HANDLERS", "1")
+                SDL_SetHint("SDL_AUDIO_DEVICE_APP_NAME", "avpipe")
+                avp_silence_alsa()
+                guard SDL_InitSubSystem(avp_sdl_init_audio()) == 0 else {
+                    throw .deviceUnavailable(reason: "no audio driver could start (\(lastError))")
+                }
+            }
+            count += 1
+        }
+    }
+
+    static func release() {
+        users.withLock { count in
+            count -= 1
+            if count == 0 { SDL_QuitSubSystem(avp_sdl_init_audio()) }
+        }
+    }
+
+    static var lastError: String { String(cString: SDL_GetError()) }
+
+    /// Names of the output devices the current audio driver offers.
+    static func outputDeviceNames() throws(AVPipelineError) -> [String] {
+        try acquire()
+        defer { release() }
+        let count = SDL_GetNumAudioDevices(0)
+        return (0..<max(count, 0)).compactMap { index in SDL_GetAudioDeviceName(index, 0).map { String(cString: $0) } }
+    }
+
+    static var driverName: String? { SDL_GetCurrentAudioDriver().map { String(cString: $0) } }
+}
+
+/// An output device opened through SDL2 with a pull callback. It asks for the source's rate and
+/// channels in 32-bit float and accepts whatever rate, channel count and sample format the device
+/// grants instead (the renderer converts to it).
+///
+/// `@unchecked Sendable`: `id`, `format` and `bufferFrames` are immutable; SDL's device calls are
+/// thread-safe; `closed` is atomic; the feed slot is written once before the device first runs.
+final class SDLAudioOutput: AudioOutput, @unchecked Sendable {
+    let format: AudioFormat
+    let bufferFrames: Int
+    private let id: SDL_AudioDeviceID
+    private let slot: FeedSlot
+    private let closed = Atomic(false)
+
+    /// Holds the feed the callback reads. Written once (in `attach`) while the device is paused —
+    /// SDL does not call the callback of a paused device, and unpausing takes the device lock the
+    /// audio thread takes too, which orders that write before every read.
+    private final class FeedSlot: @unchecked Sendable {
+        nonisolated(unsafe) var feed: RenderFeed?
+    }
+
+    init(deviceName: String?, preferred: AudioFormat) throws(AVPipelineError) {
+        try SDLAudio.acquire()
+        slot = FeedSlot()
+        var desired = SDL_AudioSpec()
+        desired.freq = Int32(preferred.sampleRate)
+        desired.channels = UInt8(clamping: preferred.channelCount)
+        desired.format = avp_sdl_audio_f32sys()
+        desired.samples = Self.callbackFrames(forRate: preferred.sampleRate)
+        desired.callback = { userdata, stream, length in
+            guard let userdata, let stream else { return }
+            Unmanaged<FeedSlot>.fromOpaque(userdata)._withUnsafeGuaranteedRef { slot in
+                if let feed = slot.feed {
+                    feed.render(into: stream, count: Int(length))
+                } else {
+                    stream.initialize(repeating: 0, count: Int(length))
+                }
+            }
+        }
+        desired.userdata = Unmanaged.passUnretained(slot).toOpaque()
+        let anyChange = avp_sdl_allow_frequency_change() | avp_sdl_allow_channels_change() | avp_sdl_allow_format_change()
+        var (id, obtained) = Self.open(deviceName, desired, allowed: anyChange)
+        if id != 0, SampleFormat(sdl: obtained.format) == nil {
+            // A format we do not produce (big-endian, 8-bit signed…): let SDL convert from float.
+            SDL_CloseAudioDevice(id)
+            (id, obtained) = Self.open(deviceName, desired, allowed: avp_sdl_allow_frequency_change() | avp_sdl_allow_channels_change())
+        }
+        guard id != 0, let sampleFormat = SampleFormat(sdl: obtained.format) else {
+            let reason = SDLAudio.lastError
+            let driver = SDLAudio.driverName.map { " (audio driver: \($0))" } ?? ""
+            SDLAudio.release()
+            throw .deviceUnavailable(reason: "\(deviceName.map { "'\($0)'" } ?? "the default device") cannot be opened\(driver): \(reason)")
+        }
+        self.id = id
+        bufferFrames = Int(obtained.samples)
+        format = AudioFormat(sampleFormat: sampleFormat, sampleRate: Int(obtained.freq),
+                             channelLayout: .default(channelCount: Int(obtained.channels)))
+    }
+
+    deinit {
+        close()
+        SDLAudio.release()
+    }
+
+    func attach(_ feed: RenderFeed) { slot.feed = feed }
+
+    func setPaused(_ paused: Bool) {
+        guard !closed.load(ordering: .acquiring) else { return }
+        SDL_PauseAudioDevice(id, paused ? 1 : 0)
+    }
+
+    func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // SDL waits for the device thread to stop (and for its last buffers to play) before returning.
+        SDL_CloseAudioDevice(id)
+    }
+
+    private static func open(_ name: String?, _ desired: SDL_AudioSpec, allowed: Int32) -> (SDL_AudioDeviceID, SDL_AudioSpec) {
+        var desired = desired
+        var obtained = SDL_AudioSpec()
+        let id = SDL_OpenAudioDevice(name, 0, &desired, &obtained, allowed)
+        return (id, obtained)
+    }
+
+    /// About 20 ms per callback, as a power of two (what ffplay picks too).
+    private static func callbackFrames(forRate rate: Int) -> UInt16 {
+        var frames = 512
+        while frames * 50 < rate && frames < 8192 { frames *= 2 }
+        return UInt16(frames)
+    }
+}
+
+extension SampleFormat {
+    /// The interleaved sample format for an SDL audio format in native byte order, if we produce it.
+    init?(sdl format: SDL_AudioFormat) {
+        switch format {
+        case avp_sdl_audio_u8(): self = .u8
+        case avp_sdl_audio_s16sys(): self = .s16
+        case avp_sdl_audio_s32sys(): self = .s32
+        case avp_sdl_audio_f32sys(): self = .flt
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,82 @@
+// The SDL2 functions avpipe calls, defined here as trampolines that load libSDL2 on first use.
+//
+// Why: linking SDL2 drags ~24 libraries (X11, Wayland, PulseAudio, D-Bus…) into every avpipe run,
+// although only `play` needs an audio device; encode/demux/mux would pay for them in startup time and
+// memory. Loading on demand keeps them out, and a machine without SDL2 gets a typed "no audio
+// device" error from `play` instead of a program that cannot start.
+//
+// SDL.h is deliberately not included: these definitions must not clash with its declarations (which
+// Swift sees through the CSDL2 module). The prototypes below match SDL2's ABI: Uint32 →
+// uint32_t, SDL_bool/int → int, struct pointers → void *.
+
+#include "avp_sdl_loader.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+
+static void *library;
+static char load_error[512] = "libSDL2 was not loaded";
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+
+static void load(void) {
+    static const char *const names[] = {
+#ifdef __APPLE__
+        "libSDL2-2.0.0.dylib", "/opt/homebrew/lib/libSDL2-2.0.0.dylib", "/usr/local/lib/libSDL2-2.0.0.dylib",
+#else
+        "libSDL2-2.0.so.0", "libSDL2.so",
+#endif
+    };
+    for (unsigned i = 0; i < sizeof names / sizeof names[0] && !library; i++) {
+        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    }
+    if (!library) {
+        const char *why = dlerror();
+        snprintf(load_error, sizeof load_error, "the SDL2 library could not be loaded (%s)", why ? why : "not found");
+    }
+}
+
+static void *resolve(const char *name) {
+    pthread_once(&load_once, load);
+    return library ? dlsym(library, name) : NULL;
+}
+
+int avp_sdl_available(void) {
+    pthread_once(&load_once, load);
+    return library != NULL;
+}
+
+#define TRAMPOLINE(ret, name, params, args, fallback) \
+    ret name params { \
+        static ret (*fn) params; \
+        if (!fn) fn = (ret (*) params)resolve(#name); \
+        if (!fn) return fallback; \
+        return fn args; \
+    }
+
+#define VOID_TRAMPOLINE(name, params, args) \
+    void name params { \
+        static void (*fn) params; \
+        if (!fn) fn = (void (*) params)resolve(#name); \
+        if (fn) fn args; \
+    }
+
+TRAMPOLINE(int, SDL_InitSubSystem, (uint32_t flags), (flags), -1)
+VOID_TRAMPOLINE(SDL_QuitSubSystem, (uint32_t flags), (flags))
+TRAMPOLINE(int, SDL_SetHint, (const char *name, const char *value), (name, value), 0)
+TRAMPOLINE(const char *, SDL_GetCurrentAudioDriver, (void), (), NULL)
+TRAMPOLINE(int, SDL_GetNumAudioDevices, (int iscapture), (iscapture), 0)
+TRAMPOLINE(const char *, SDL_GetAudioDeviceName, (int index, int iscapture), (index, iscapture), NULL)
+TRAMPOLINE(uint32_t, SDL_OpenAudioDevice,
+           (const char *device, int iscapture, const void *desired, void *obtained, int allowed_changes),
+           (device, iscapture, desired, obtained, allowed_changes), 0)
+VOID_TRAMPOLINE(SDL_PauseAudioDevice, (uint32_t dev, int pause_on), (dev, pause_on))
+VOID_TRAMPOLINE(SDL_CloseAudioDevice, (uint32_t dev), (dev))
+
+// SDL_GetError must work even when the library is missing: it then explains that.
+const char *SDL_GetError(void) {
+    static const char *(*fn)(void);
+    if (!fn) fn = (const char *(*)(void))resolve("SDL_GetError");
+    return fn ? fn() : load_error;
+}

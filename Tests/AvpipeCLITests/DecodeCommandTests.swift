@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct DecodeCommandTests {
+    @Test func decodeWritesTheSamePCMAsFFmpeg() throws {
+        let folder = TemporaryDirectory()
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1",
+                                 "-ac", "2", "-c:a", "aac", folder.file("in.m4a")])
+        let result = try avpipe(["decode", folder.file("in.m4a"), "--out", folder.file("out.wav")])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let probe = try Probe.run(folder.file("out.wav"))
+        #expect(probe.string("codec_name") == "pcm_s16le")
+        let ours = try Subprocess.run("ffmpeg", ["-v", "error", "-i", folder.file("out.wav"), "-c", "copy", "-f", "s16le", "-"]).stdout
+        let theirs = try Subprocess.run("ffmpeg", ["-v", "error", "-i", folder.file("in.m4a"), "-f", "s16le", "-"]).stdout
+        #expect(ours == theirs)
+    }
+
+    @Test func decodeConvertsToTheRequestedFormat() throws {
+        let folder = TemporaryDirectory()
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=1",
+                                 "-ac", "2", "-c:a", "aac", folder.file("in.aac")])
+        let result = try avpipe(["decode", folder.file("in.aac"), "--out", folder.file("out.wav"),
+                                 "--sample-format", "flt", "--rate", "16000", "--channels", "1"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let probe = try Probe.run(folder.file("out.wav"))
+        #expect(probe.string("codec_name") == "pcm_f32le")
+        #expect(probe.int("sample_rate") == 16_000)
+        #expect(probe.int("channels") == 1)
+        #expect(abs((probe.duration ?? 0) - 1.0) < 0.1)
+    }
+
+    @Test func badInputsExitWithTheDocumentedCodesAndLeaveNothing() throws {
+        let folder = TemporaryDirectory()
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc=duration=0.5:size=64x64:rate=10",
+                                 "-c:v", "mpeg4", folder.file("video.mp4")])
+        let noAudio = try avpipe(["decode", folder.file("video.mp4"), "--out", folder.file("out.wav")])
+        #expect(noAudio.status == 66)
+        #expect(noAudio.stderrText.contains("has no audio track"))
+        let missing = try avpipe(["decode", folder.file("nope.mp4"), "--out", folder.file("out.wav")])
+        #expect(missing.status == 66)
+        let badFormat = try avpipe(["decode", folder.file("video.mp4"), "--out", folder.file("out.wav"), "--sample-format", "s24"])
+        #expect(badFormat.status == 64)
+        #expect(folder.contents() == ["video.mp4"], "no output or temporary file left behind")
+    }
+
+    @Test func helpDocumentsDecodeAndPlay() throws {
+        let decode = try avpipe(["decode", "--help"])
+        for option in ["--out", "--sample-format", "--rate", "--channels", "--overwrite"] {
+            #expect(decode.stdoutText.contains(option), "decode help lacks \(option)")
+        }
+        let play = try avpipe(["play", "--help"])
+        for option in ["--device", "--volume", "--list-devices"] {
+            #expect(play.stdoutText.contains(option), "play help lacks \(option)")
+        }
+    }
+}

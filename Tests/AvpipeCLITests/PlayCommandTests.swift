@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite(.serialized) struct PlayCommandTests {
+    /// With no sound server and SDL pinned to PulseAudio, play fails in one line that says why and
+    /// what to do instead.
+    @Test func noDeviceIsAClearErrorSuggestingDecode() throws {
+        let folder = TemporaryDirectory()
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=duration=0.5", "-c:a", "aac", folder.file("in.m4a")])
+        let empty = TemporaryDirectory()
+        let environment = ["XDG_RUNTIME_DIR": empty.path, "PULSE_SERVER": "unix:\(empty.path)/none", "SDL_AUDIODRIVER": "pulseaudio"]
+        let result = try Subprocess.run(Locations.avpipe, ["play", folder.file("in.m4a")], environment: environment)
+        #expect(result.status == 69)
+        let lines = result.stderrText.split(separator: "\n")
+        #expect(lines.count == 1, "one line: \(result.stderrText)")
+        #expect(result.stderrText.contains("no audio output device"))
+        #expect(result.stderrText.contains("avpipe decode"))
+    }
+
+    /// The real thing: avpipe plays a two-tone file through a private PulseAudio daemon's null sink;
+    /// parec records the sink's monitor, and the recording must match the source.
+    @Test func playsThroughARealPulseAudioServer() async throws {
+        let (started, reason) = PulseAudioServer.start()
+        guard let server = started else {
+            print("notice: skipping the real-device test: \(reason ?? "PulseAudio cannot start")")
+            return
+        }
+        let folder = TemporaryDirectory()
+        let source = folder.file("tone.m4a")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=1.5",
+                                 "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=44100:duration=1.5",
+                                 "-filter_complex", "[0:a][1:a]amerge=inputs=2[a]", "-map", "[a]", "-c:a", "aac", source])
+
+        let devices = try Subprocess.run(Locations.avpipe, ["play", "--list-devices"], environment: server.environment)
+        #expect(devices.status == 0)
+        #expect(!devices.stdoutText.isEmpty, "the null sink is listed")
+
+        let recording = folder.file("rec.raw")
+        let recorder = try server.record(to: recording)
+        try await Task.sleep(for: .milliseconds(300))
+        let play = try Subprocess.run(Locations.avpipe, ["play", source], environment: server.environment)
+        try await Task.sleep(for: .milliseconds(300))
+        server.stopRecording(recorder)
+        #expect(play.status == 0, "\(play.stderrText)")
+
+        let recorded = PCMAnalysis.channels(s16le: try fileBytes(recording), channelCount: 2)
+        let reference = PCMAnalysis.channels(s16le: try Subprocess.run("ffmpeg", ["-v", "error", "-i", source, "-f", "s16le", "-"]).stdout.map { $0 },
+                                             channelCount: 2)
+        let heard = try #require(PCMAnalysis.audibleRange(recorded[0]), "the recording is silent")
+        let expected = try #require(PCMAnalysis.audibleRange(reference[0]))
+        let heardSeconds = Double(heard.count) / 44_100, expectedSeconds = Double(expected.count) / 44_100
+        #expect(abs(heardSeconds - expectedSeconds) <= 0.15, "heard \(heardSeconds) s, expected \(expectedSeconds) s")
+        let middle = heard.lowerBound + 4410
+        #expect(abs(PCMAnalysis.dominantFrequency(recorded[0], sampleRate: 44_100, start: middle) - 440) <= 10)
+        #expect(abs(PCMAnalysis.dominantFrequency(recorded[1], sampleRate: 44_100, start: middle) - 1000) <= 10)
+        // Align on the first audible sample, then compare a second of shape.
+        for channel in 0..<2 {
+            let offset = heard.lowerBound - expected.lowerBound
+            let correlation = PCMAnalysis.normalizedCrossCorrelation(reference[channel], recorded[channel],
+                                                                     start: expected.lowerBound + 2205, length: 22_050,
+                                                                     lags: (offset - 64)...(offset + 64))
+            #expect(correlation >= 0.9, "channel \(channel): correlation \(correlation)")
+        }
+    }
+}
