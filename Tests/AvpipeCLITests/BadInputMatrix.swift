@@ -17,6 +17,8 @@ struct MatrixCase: Sendable, CustomTestStringConvertible {
 
     struct Invocation {
         var arguments: [String]
+        /// Extra environment (play gets SDL's dummy audio driver: a device without a sound server).
+        var environment: [String: String] = [:]
         /// Files a successful run must leave (each checked with ffprobe).
         var outputs: [String]
         var runner: Runner = .plain
@@ -30,13 +32,20 @@ struct MatrixCase: Sendable, CustomTestStringConvertible {
 
 /// Where each subcommand reads and writes, so one row can be applied to all of them.
 enum Subcommand: String, CaseIterable, Sendable {
-    case encode, demux, probe, mux, remux
+    case encode, demux, probe, mux, remux, decode, play
 
-    var writes: Bool { self != .probe }
+    var writes: Bool { self != .probe && self != .play }
 
     /// The media kinds whose intact sample this command accepts (the truncation rows use them).
+    /// Play runs in real time, so it gets a few containers only.
     func reads(_ media: SampleMedia) -> Bool {
-        self == .encode ? media == .wav : (self == .probe || media != .wav)
+        switch self {
+        case .encode: media == .wav
+        case .probe: true
+        case .decode: media.hasAudio
+        case .play: [.mp4, .adts, .mkv].contains(media)
+        default: media != .wav
+        }
     }
 
     /// The input name a user would give this command when nothing else is known.
@@ -44,6 +53,7 @@ enum Subcommand: String, CaseIterable, Sendable {
         switch self {
         case .encode: "in.wav"
         case .mux: "in.h264"
+        case .decode, .play: "in.m4a"
         default: "in.mp4"
         }
     }
@@ -66,6 +76,10 @@ enum Subcommand: String, CaseIterable, Sendable {
                          outputs: ["\(outputFolder)/o.mp4"])
         case .remux:
             return .init(arguments: ["remux", input, "\(outputFolder)/o.mp4"], outputs: ["\(outputFolder)/o.mp4"])
+        case .decode:
+            return .init(arguments: ["decode", input, "--out", "\(outputFolder)/o.wav"], outputs: ["\(outputFolder)/o.wav"])
+        case .play:
+            return .init(arguments: ["play", input], environment: ["SDL_AUDIODRIVER": "dummy"], outputs: [])
         }
     }
 }
@@ -169,6 +183,9 @@ enum BadInputMatrix {
             row("remux ← MOV named .aac", .exit(0)) { d in
                 Subcommand.remux.invocation(input: try copy(SampleMedia.mov.path, to: d, as: "in.aac"), media: .mov, outputFolder: d.path)
             },
+            row("decode ← raw H.264 (no audio) named .m4a", .exit(input)) { d in
+                Subcommand.decode.invocation(input: try copy(SampleMedia.h264.path, to: d, as: "in.m4a"), media: nil, outputFolder: d.path)
+            },
             row("demux: H.264 track to a .h265 file", .exit(usage)) { d in
                 let input = try copy(SampleMedia.mp4.path, to: d, as: "in.mp4")
                 return .init(arguments: ["demux", input, "--video", d.file("o.h265")], outputs: [])
@@ -183,7 +200,13 @@ enum BadInputMatrix {
             MatrixCase(name: "unsupported codec: \(name)", arrange: { .init(arguments: try arguments($0), outputs: []) },
                        outcome: .exit(unsupported))
         }
-        return [
+        let noDevice = MatrixCase(name: "unsupported: play on a device that does not exist", arrange: { d in
+            var invocation = Subcommand.play.invocation(input: try copy(SampleMedia.m4a.path, to: d, as: "in.m4a"), media: .m4a,
+                                                        outputFolder: d.path)
+            invocation.arguments += ["--device", "no such device"]
+            return invocation
+        }, outcome: .exit(unsupported))
+        return [noDevice] + [
             row("encode ← MP3") { d in ["encode", "--in", try copy(SampleMedia.mp3, to: d, as: "in.mp3"), "--out", d.file("o.aac")] },
             row("demux Opus → .aac") { d in ["demux", try copy(SampleMedia.opusVP8, to: d, as: "in.mkv"), "--audio", d.file("o.aac")] },
             row("demux VP8 → .h264") { d in ["demux", try copy(SampleMedia.opusVP8, to: d, as: "in.mkv"), "--video", d.file("o.h264")] },
@@ -221,6 +244,14 @@ enum BadInputMatrix {
             (.mux, .h264, ["--fps", "fast"]),
             (.remux, .mp4, ["--audio-only", "--video-only"]),
             (.remux, .mp4, ["--no-such-option"]),
+            (.decode, .m4a, ["--rate", "0"]),
+            (.decode, .m4a, ["--rate", "100000000"]),
+            (.decode, .m4a, ["--channels", "0"]),
+            (.decode, .m4a, ["--channels", "65"]),
+            (.decode, .m4a, ["--sample-format", "s24"]),
+            (.play, .m4a, ["--volume", "2"]),
+            (.play, .m4a, ["--volume=-1"]),
+            (.play, .m4a, ["--volume", "nan"]),
         ]
         return rows.map { command, media, options in
             MatrixCase(name: "\(command) \(options.joined(separator: " "))", arrange: { d in
@@ -249,6 +280,7 @@ enum BadInputMatrix {
         case .demux, .probe: .mp4
         case .mux: .h264
         case .remux: .mkv
+        case .decode, .play: .m4a
         }
     }
 
@@ -304,6 +336,7 @@ enum BadInputMatrix {
             (.demux, .adts, { input, same in ["demux", input, "--audio", same] }),
             (.mux, .m4a, { input, same in ["mux", "--audio", input, "--out", same] }),
             (.remux, .mp4, { input, same in ["remux", input, same] }),
+            (.decode, .wav, { input, same in ["decode", input, "--out", same] }),
         ]
         for (command, media, arguments) in sameFile {
             for extra in [[], ["-y"]] {
