@@ -140,7 +140,7 @@ import TestSupport
 
     /// Top-level box types whose bytes are all in the file (a box still being written is left out).
     static func completeBoxes(_ path: String) -> [String] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        guard let data = readWholeFile(path) else { return [] }
         let bytes = [UInt8](data)
         var types: [String] = []
         var offset = 0

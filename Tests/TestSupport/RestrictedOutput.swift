@@ -33,7 +33,8 @@ public enum RestrictedOutput {
         } else {
             result = try Subprocess.run("sh", ["-c", "(ulimit -f \(max(1, bytes / 512)); exec \(quote(command))); status=$?; ls -A '\(folder)' > '\(listing)'; exit $status"])
         }
-        let leftovers = (try? String(contentsOfFile: listing, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? ["<no listing>"]
+        let leftovers = readWholeFile(listing).map { String(decoding: $0, as: UTF8.self).split(separator: "\n").map(String.init) }
+            ?? ["<no listing>"]
         return (result, leftovers)
     }
 

@@ -61,6 +61,10 @@ public enum SampleMedia: String, CaseIterable, Sendable {
         try DemuxMedia.movie(path, seconds: 6, size: "640x480",
                              videoArguments: ["-vf", "noise=alls=100:allf=t", "-preset", "ultrafast", "-qp", "0"])
     } } }
+    /// A minute of mono AAC (ADTS): decoding it takes long enough to be interrupted.
+    public static var longAAC: String { get throws { try cache.extra("long.aac") { path in
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=60", "-c:a", "aac", path])
+    } } }
     public static var bigWAV: String { get throws { try cache.extra("big.wav") { try MediaFactory.tone($0, seconds: 10) } } }
     /// An MKV with Opus audio and VP8 video: codecs avpipe can read but not write to ADTS/Annex B/M4A.
     public static var opusVP8: String { get throws { try cache.extra("opus-vp8.mkv") { path in
