@@ -13,7 +13,7 @@ struct MatrixCase: Sendable, CustomTestStringConvertible {
     }
 
     /// How the command is started: as is, with its output folder read-only, or on a tiny disk.
-    enum Runner: Sendable { case plain, readOnlyOutputFolder, fullDisk }
+    enum Runner: Sendable { case plain, readOnlyOutputFolder, fullDisk, fileSizeLimit }
 
     struct Invocation {
         var arguments: [String]
@@ -320,12 +320,13 @@ enum BadInputMatrix {
                     return invocation
                 })
             }
-            for extra in [[], ["-y"]] {
-                cases.append(row(command, "full disk", .exit(output), extra: extra) { d, _ in
+            for (name, runner, extra) in [("full disk", MatrixCase.Runner.fullDisk, [String]()), ("full disk", .fullDisk, ["-y"]),
+                                          ("file size limit", .fileSizeLimit, [])] {
+                cases.append(row(command, name, .exit(output), extra: extra) { d, _ in
                     try FileManager.default.createDirectory(atPath: d.file("small"), withIntermediateDirectories: false)
                     var invocation = command.invocation(input: try bigSample(for: command), media: .mp4, outputFolder: d.file("small"))
                     if command == .encode { invocation.arguments += ["--bitrate", "256000"] }
-                    invocation.runner = .fullDisk
+                    invocation.runner = runner
                     return invocation
                 })
             }

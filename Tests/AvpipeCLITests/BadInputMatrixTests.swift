@@ -55,6 +55,8 @@ import TestSupport
             return (try RestrictedOutput.runWithReadOnlyFolder(try #require(outputFolder), command), [])
         case .fullDisk:
             return try RestrictedOutput.runWithFullDisk(try #require(outputFolder), bytes: 65_536, command)
+        case .fileSizeLimit:
+            return try RestrictedOutput.runWithFullDisk(try #require(outputFolder), bytes: 65_536, fileSizeLimit: true, command)
         }
     }
 

@@ -23,12 +23,14 @@ public enum RestrictedOutput {
     /// what it left in that folder (hidden files included). As root: a tmpfs of that size mounted
     /// over `folder` (ENOSPC; listed from inside the namespace, since the tmpfs vanishes with it).
     /// Otherwise: `ulimit -f` (EFBIG; avpipe ignores SIGXFSZ so the write fails instead of killing it).
-    public static func runWithFullDisk(_ folder: String, bytes: Int, _ command: [String]) throws -> (ProcessResult, leftovers: [String]) {
+    /// `fileSizeLimit` forces the `ulimit -f` way even as root.
+    public static func runWithFullDisk(_ folder: String, bytes: Int, fileSizeLimit: Bool = false,
+                                       _ command: [String]) throws -> (ProcessResult, leftovers: [String]) {
         let listing = NSTemporaryDirectory() + "avpipe-listing-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: listing) }
         let run = "\(quote(command)); status=$?; ls -A '\(folder)' > '\(listing)'; exit $status"
         let result: ProcessResult
-        if geteuid() == 0 {
+        if geteuid() == 0 && !fileSizeLimit {
             result = try Subprocess.run("unshare", ["-m", "sh", "-c", "mount -t tmpfs -o size=\(bytes) none '\(folder)' && { \(run); }"])
         } else {
             result = try Subprocess.run("sh", ["-c", "(ulimit -f \(max(1, bytes / 512)); exec \(quote(command))); status=$?; ls -A '\(folder)' > '\(listing)'; exit $status"])
