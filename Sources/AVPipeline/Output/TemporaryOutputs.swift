@@ -1,4 +1,3 @@
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,41 +8,62 @@ import Darwin
 /// (a stop signal while a read is blocked on a pipe or a stalled disk, where cancellation cannot
 /// reach) can still leave nothing behind.
 public enum TemporaryOutputs {
-    private struct State {
-        var paths: Set<String> = []
-        var closed = false
-    }
-
-    private static let state = Mutex(State())
-
     /// Removes every uncommitted temporary output and refuses new ones and commits from then on.
     /// For a process about to `_exit`; fragmented recordings written in place are kept, as a
     /// killed process would leave them.
     public static func removeAll() {
-        state.withLock { state in
-            for path in state.paths { unlink(path) }
-            state.paths.removeAll()
-            state.closed = true
+        registry.locked { paths, closed in
+            for path in paths { unlink(path) }
+            paths.removeAll()
+            closed = true
         }
     }
 
     static func register(_ path: String) throws(AVPipelineError) {
-        try state.withLock { state throws(AVPipelineError) in
-            guard !state.closed else { throw .cancelled }
-            state.paths.insert(path)
+        try registry.locked { paths, closed throws(AVPipelineError) in
+            guard !closed else { throw .cancelled }
+            paths.insert(path)
         }
     }
 
     static func unregister(_ path: String) {
-        _ = state.withLock { $0.paths.remove(path) }
+        registry.locked { paths, _ in _ = paths.remove(path) }
     }
 
     /// Runs `commit` (the rename into place) unless `removeAll()` came first, atomically with it.
     static func committing(_ path: String, _ commit: () throws(AVPipelineError) -> Void) throws(AVPipelineError) {
-        try state.withLock { state throws(AVPipelineError) in
-            guard !state.closed else { throw .cancelled }
+        try registry.locked { paths, closed throws(AVPipelineError) in
+            guard !closed else { throw .cancelled }
             try commit()
-            state.paths.remove(path)
+            paths.remove(path)
+        }
+    }
+
+    private static let registry = Registry()
+
+    /// The set behind a pthread mutex rather than `Synchronization.Mutex`: this one is shared by
+    /// every writer of the process, and ThreadSanitizer sees pthread locking (it does not see
+    /// Mutex's futex on Linux, and reports the contended accesses as races).
+    /// `@unchecked Sendable`: `paths` and `closed` are only touched inside `locked`, under `mutex`.
+    private final class Registry: @unchecked Sendable {
+        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        private var paths: Set<String> = []
+        private var closed = false
+
+        init() {
+            mutex = .allocate(capacity: 1)
+            pthread_mutex_init(mutex, nil)
+        }
+
+        deinit {
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
+        }
+
+        func locked<R, E: Error>(_ body: (inout Set<String>, inout Bool) throws(E) -> R) throws(E) -> R {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&paths, &closed)
         }
     }
 }
