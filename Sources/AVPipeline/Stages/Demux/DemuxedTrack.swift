@@ -38,7 +38,7 @@ final class DemuxedTrackCore {
         counters = TrackCounters()
         status = demuxer.statusCell
         handoff = PacketHandoff(capacity: demuxer.options.maxBufferedPacketsPerTrack)
-        reader = try TrackReader(path: demuxer.info.path, track: track, streamCount: demuxer.info.tracks.count,
+        reader = try TrackReader(source: demuxer.source, policy: demuxer.options.inputPolicy, track: track, streamCount: demuxer.info.tracks.count,
                                  interrupt: interrupt, counters: counters)
         status.trackCreated()
     }

@@ -13,14 +13,26 @@ public final class Demuxer: Sendable {
     public struct Options: Sendable {
         /// How many packets each track may read ahead of its consumer.
         public var maxBufferedPacketsPerTrack = 3
+        /// What opening the input may do (by default: this one local input, nothing it refers to).
+        public var inputPolicy: InputPolicy
 
-        public init(maxBufferedPacketsPerTrack: Int = 3) {
+        public init(maxBufferedPacketsPerTrack: Int = 3, inputPolicy: InputPolicy = .default) {
             self.maxBufferedPacketsPerTrack = maxBufferedPacketsPerTrack
+            self.inputPolicy = inputPolicy
+        }
+
+        /// Shorthand for `inputPolicy.allowIndirection`: let playlists, concat lists and the like
+        /// open the other local files they name.
+        public var allowIndirection: Bool {
+            get { inputPolicy.allowIndirection }
+            set { inputPolicy.allowIndirection = newValue }
         }
     }
 
     public let info: MediaInfo
     public let options: Options
+    /// Where the bytes come from; each consumed track opens it again.
+    let source: InputSource
     /// Codec parameters of every stream, in container order (shared read-only with the tracks).
     let parameters: [CodecParameters]
     let interrupt = InterruptFlag()
@@ -29,15 +41,26 @@ public final class Demuxer: Sendable {
     private let bestAudio: Int?
     private let bestVideo: Int?
 
-    public init(path: String, options: Options = .init()) throws {
+    public convenience init(path: String, options: Options = .init()) throws {
+        try self.init(source: .file(path: path), options: options)
+    }
+
+    /// Demuxes media held in memory (read through custom AVIO callbacks, no temporary file);
+    /// `name` stands for the input in `info.path` and in errors.
+    public convenience init(bytes: [UInt8], name: String = "<memory>", options: Options = .init()) throws {
+        try self.init(source: .memory(name: name, bytes: bytes), options: options)
+    }
+
+    init(source: InputSource, options: Options) throws {
         guard options.maxBufferedPacketsPerTrack > 0, options.maxBufferedPacketsPerTrack <= 4096 else {
             throw AVPipelineError.invalidOption(name: "max buffered packets per track",
                                                 value: "\(options.maxBufferedPacketsPerTrack)",
                                                 reason: "must be between 1 and 4096")
         }
         self.options = options
+        self.source = source
         // The probing context only describes the file; each consumed track gets its own context.
-        let context = try InputContext(path: path, interrupt: interrupt)
+        let context = try InputContext(source: source, policy: options.inputPolicy, interrupt: interrupt)
         info = MediaInfo(context: context)
         parameters = try (0..<context.streamCount).map { index throws(AVPipelineError) in
             try CodecParameters(copying: context.stream(index).pointee.codecpar)
