@@ -14,8 +14,13 @@ enum Harness: String, CaseIterable {
     func run(_ bytes: [UInt8]) {
         switch self {
         case .demux: DemuxHarness.run(bytes)
+        #if DEBUG || AVPIPE_FUZZING
         case .presentationOrder: PresentationOrderHarness.run(bytes)
         case .nalScan: NALScanHarness.run(bytes)
+        #else
+        // They reach internal types (@testable import), which a plain release build does not export.
+        case .presentationOrder, .nalScan: fatalError("\(rawValue) needs a debug build or scripts/fuzz")
+        #endif
         case .json: JSONHarness.run(bytes)
         }
     }
