@@ -14,6 +14,8 @@ import TestSupport
             ["remux", input, folder.file("out.m4a")],
             ["mux", "--audio", input, "--out", folder.file("out.mp4")],
             ["encode", "--in", input, "--out", folder.file("out.aac")],
+            ["decode", input, "--out", folder.file("out.wav")],
+            ["play", input],
         ]
     }
 
@@ -64,7 +66,7 @@ import TestSupport
     }
 
     @Test func helpDocumentsTheFlag() throws {
-        for command in ["probe", "demux", "remux", "mux", "encode"] {
+        for command in ["probe", "demux", "remux", "mux", "encode", "decode", "play"] {
             #expect(try avpipe([command, "--help"]).stdoutText.contains("--allow-indirection"), "\(command)")
         }
     }
