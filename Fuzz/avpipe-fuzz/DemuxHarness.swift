@@ -3,8 +3,9 @@ import Dispatch
 
 /// Arbitrary bytes through the library's public input path, exactly as a file would go: custom
 /// AVIO over the bytes (no temporary file), container recognition and policy checks, probing, then
-/// every audio and video track pulled to its end (video through the Annex B converter when it is
-/// H.264/H.265). Reads stop after `packetLimit` packets per track so one input cannot run for long.
+/// every audio track pulled to its end twice — as packets, and decoded to PCM and resampled to s16 as
+/// `avpipe decode` does — and every video track (through the Annex B converter when it is
+/// H.264/H.265). Reads stop after `packetLimit` buffers per track so one input cannot run for long.
 enum DemuxHarness {
     static let packetLimit = 2_000
 
@@ -24,6 +25,7 @@ enum DemuxHarness {
             _ = demuxer.info.tracks.map { "\($0)" }
             for index in demuxer.info.audioTracks.indices {
                 try await drain(try demuxer.audioTrack(index))
+                try await drain(try demuxer.audioTrack(index).decodeAudio().resampled(to: AudioFormatRequest(sampleFormat: .s16)))
             }
             for index in demuxer.info.videoTracks.indices {
                 let track = try demuxer.videoTrack(index)
