@@ -63,6 +63,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Fuzz harnesses (scripts/fuzz builds them with libFuzzer; a plain build replays files).
+        // Outside Sources/: it is test code, and may use Foundation as an oracle.
+        .executableTarget(
+            name: "avpipe-fuzz",
+            dependencies: ["AVPipeline", "CFFmpeg"],
+            path: "Fuzz/avpipe-fuzz",
+            swiftSettings: strict
+        ),
         .target(
             name: "TestSupport",
             path: "Tests/TestSupport",

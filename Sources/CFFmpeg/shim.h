@@ -40,6 +40,13 @@ static inline int avp_profile_aac_low(void) { return FF_PROFILE_AAC_LOW; }
 static inline int avp_profile_unknown(void) { return FF_PROFILE_UNKNOWN; }
 
 static inline int avp_fmtctx_noheader(void) { return AVFMTCTX_NOHEADER; }
+static inline int avp_fmt_flag_custom_io(void) { return AVFMT_FLAG_CUSTOM_IO; }
+static inline int avp_avseek_size(void) { return AVSEEK_SIZE; }
+static inline int avp_avseek_force(void) { return AVSEEK_FORCE; }
+static inline int avp_seek_set(void) { return SEEK_SET; }
+static inline int avp_seek_cur(void) { return SEEK_CUR; }
+static inline int avp_seek_end(void) { return SEEK_END; }
+static inline int avp_error_eperm(void) { return AVERROR(EPERM); }
 
 /// A stream's display matrix (rotation/flip), or NULL. FFmpeg 6.1 moved stream side data into
 /// codecpar->coded_side_data and 7.0 removed av_stream_get_side_data, so pick the API by version.

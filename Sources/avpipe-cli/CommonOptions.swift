@@ -1,4 +1,5 @@
 import ArgumentParser
+import AVPipeline
 
 /// Options every subcommand that writes a file shares.
 struct OutputOptions: ParsableArguments {
@@ -9,4 +10,13 @@ struct OutputOptions: ParsableArguments {
 struct LoggingOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Let FFmpeg print its own warnings and information.")
     var verbose = false
+}
+
+/// Options every subcommand that opens inputs shares: what an input may make avpipe open.
+struct InputOptions: ParsableArguments {
+    @Flag(help: "Let an input open the other local files it names (HLS/DASH playlists, ffconcat lists, image sequences). Off by default: such inputs are refused. Network addresses are never opened.")
+    var allowIndirection = false
+
+    var policy: InputPolicy { InputPolicy(allowIndirection: allowIndirection) }
+    var demuxerOptions: Demuxer.Options { Demuxer.Options(inputPolicy: policy) }
 }

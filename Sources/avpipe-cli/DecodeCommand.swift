@@ -24,6 +24,7 @@ struct Decode: AsyncParsableCommand {
     var channels: Int?
 
     @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var inputOptions: InputOptions
     @OptionGroup var logging: LoggingOptions
 
     static let wavSampleFormats: [SampleFormat] = [.u8, .s16, .s32, .flt, .dbl]
@@ -38,11 +39,11 @@ struct Decode: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (input, output, overwrite) = (input, output, outputOptions.overwrite)
+        let (input, output, overwrite, demuxerOptions) = (input, output, outputOptions.overwrite, inputOptions.demuxerOptions)
         let request = AudioFormatRequest(sampleFormat: SampleFormat(rawValue: sampleFormat)!.packed, sampleRate: rate,
                                          channelLayout: channels.map { ChannelLayout.default(channelCount: $0) })
         try await CommandRunner.run(logging: logging) {
-            let demuxer = try Demuxer(path: input)
+            let demuxer = try Demuxer(path: input, options: demuxerOptions)
             let decoder = try demuxer.audioTrack().decodeAudio()
             let progress = ProgressLine(total: demuxer.info.duration)
             let summary = try await decoder.resampled(to: request).writeWAV(to: output, overwrite: overwrite,

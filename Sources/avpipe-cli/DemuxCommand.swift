@@ -32,6 +32,7 @@ struct Demux: AsyncParsableCommand {
     @Option(help: "Which video track, counting from 0 in file order (default: the main one).")
     var videoTrack: Int?
 
+    @OptionGroup var inputOptions: InputOptions
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var logging: LoggingOptions
 
@@ -57,9 +58,10 @@ struct Demux: AsyncParsableCommand {
 
     func run() async throws {
         let (input, audio, video, audioTrack, videoTrack) = (input, audio, video, audioTrack, videoTrack)
+        let demuxerOptions = inputOptions.demuxerOptions
         let overwrite = outputOptions.overwrite
         try await CommandRunner.run(logging: logging) {
-            let demuxer = try Demuxer(path: input)
+            let demuxer = try Demuxer(path: input, options: demuxerOptions)
             // Every check that can fail is done before either output is started.
             let audioSource = try audio.map { path in try AudioOutput.check(demuxer, track: audioTrack, path: path) }
             let videoSource = try video.map { path in try VideoOutput.check(demuxer, track: videoTrack, path: path) }

@@ -30,6 +30,7 @@ struct Encode: AsyncParsableCommand {
     @Flag(help: "Read the input no faster than real time, like a live microphone.")
     var realtime = false
 
+    @OptionGroup var inputOptions: InputOptions
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var logging: LoggingOptions
 
@@ -55,7 +56,8 @@ struct Encode: AsyncParsableCommand {
 
     func run() async throws {
         let (input, output, container, bitrate, overwrite) = (input, output, container!, bitrate, outputOptions.overwrite)
-        let captureOptions = FileCapture.Options(chunkFrames: chunkFrames, realtime: realtime)
+        let captureOptions = FileCapture.Options(chunkFrames: chunkFrames, realtime: realtime,
+                                                 inputPolicy: inputOptions.policy)
         try await CommandRunner.run(logging: logging) {
             let capture = try FileCapture(path: input, options: captureOptions)
             let encoder = try capture.encodeAAC(.init(bitrate: bitrate))

@@ -25,6 +25,7 @@ struct Mux: AsyncParsableCommand {
     var fps: FrameRateArgument = FrameRateArgument(argument: "25")!
 
     @OptionGroup var layout: MuxLayoutOptions
+    @OptionGroup var inputOptions: InputOptions
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var logging: LoggingOptions
 
@@ -36,11 +37,12 @@ struct Mux: AsyncParsableCommand {
 
     func run() async throws {
         let (video, audio, output, fps) = (video, audio, output, fps.rate)
+        let demuxerOptions = inputOptions.demuxerOptions
         let options = layout.options(overwrite: outputOptions.overwrite)
         try await CommandRunner.run(logging: logging) {
             let muxer = try Muxer(path: output, options: options)
-            let videoDemuxer = try video.map { try Demuxer(path: $0) }
-            let audioDemuxer = try audio.map { try Demuxer(path: $0) }
+            let videoDemuxer = try video.map { try Demuxer(path: $0, options: demuxerOptions) }
+            let audioDemuxer = try audio.map { try Demuxer(path: $0, options: demuxerOptions) }
             if let video, let videoDemuxer {
                 try muxer.addVideo(try videoDemuxer.videoTrack(), label: video, fallbackFrameRate: fps)
             }

@@ -24,6 +24,7 @@ struct Play: AsyncParsableCommand {
     @Flag(help: "List the output devices and exit.")
     var listDevices = false
 
+    @OptionGroup var inputOptions: InputOptions
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -40,9 +41,9 @@ struct Play: AsyncParsableCommand {
             }
             return
         }
-        let (input, options) = (input!, AudioRendererOptions(device: device, volume: volume))
+        let (input, options, demuxerOptions) = (input!, AudioRendererOptions(device: device, volume: volume), inputOptions.demuxerOptions)
         try await CommandRunner.run(logging: logging) {
-            let demuxer = try Demuxer(path: input)
+            let demuxer = try Demuxer(path: input, options: demuxerOptions)
             let decoder = try demuxer.audioTrack().decodeAudio()
             if demuxer.info.hasVideo { printNotice("the video track is ignored; playing the audio only") }
             let renderer: AudioRenderer<AudioDecoder<DemuxedAudioTrack, AnyAudioCodec>>

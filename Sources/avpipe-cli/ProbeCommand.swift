@@ -26,12 +26,14 @@ struct Probe: AsyncParsableCommand {
     @Flag(help: "Print JSON with stable keys instead of text.")
     var json = false
 
+    @OptionGroup var inputOptions: InputOptions
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
         let (input, json) = (input, json)
+        let demuxerOptions = inputOptions.demuxerOptions
         try await CommandRunner.run(logging: logging) {
-            let info = try Demuxer(path: input).info
+            let info = try Demuxer(path: input, options: demuxerOptions).info
             printOut(json ? ProbeReport.json(info).text() + "\n" : ProbeReport.text(info))
         }
     }

@@ -25,6 +25,7 @@ struct Remux: AsyncParsableCommand {
     var videoOnly = false
 
     @OptionGroup var layout: MuxLayoutOptions
+    @OptionGroup var inputOptions: InputOptions
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var logging: LoggingOptions
 
@@ -39,11 +40,12 @@ struct Remux: AsyncParsableCommand {
 
     func run() async throws {
         let (input, output) = (input, output)
+        let demuxerOptions = inputOptions.demuxerOptions
         let wantsVideo = !audioOnly && MuxContainer(path: output) != .m4a
         let wantsAudio = !videoOnly
         let options = layout.options(overwrite: outputOptions.overwrite)
         try await CommandRunner.run(logging: logging) {
-            let demuxer = try Demuxer(path: input)
+            let demuxer = try Demuxer(path: input, options: demuxerOptions)
             // A track that was asked for explicitly must exist; otherwise take what is there.
             let takeVideo = wantsVideo && (demuxer.info.hasVideo || !wantsAudio)
             let takeAudio = wantsAudio && (demuxer.info.hasAudio || !wantsVideo)

@@ -44,20 +44,20 @@ import TestSupport
         server.stopRecording(recorder)
         #expect(play.status == 0, "\(play.stderrText)")
 
-        let recorded = PCMAnalysis.channels(s16le: try fileBytes(recording), channelCount: 2)
-        let reference = PCMAnalysis.channels(s16le: try Subprocess.run("ffmpeg", ["-v", "error", "-i", source, "-f", "s16le", "-"]).stdout.map { $0 },
-                                             channelCount: 2)
-        let heard = try #require(PCMAnalysis.audibleRange(recorded[0]), "the recording is silent")
-        let expected = try #require(PCMAnalysis.audibleRange(reference[0]))
+        let recorded = SignalAnalysis.deinterleaveS16(try fileBytes(recording), channels: 2)
+        let reference = SignalAnalysis.deinterleaveS16(try Subprocess.run("ffmpeg", ["-v", "error", "-i", source, "-f", "s16le", "-"]).stdout.map { $0 },
+                                             channels: 2)
+        let heard = try #require(SignalAnalysis.audibleRange(recorded[0]), "the recording is silent")
+        let expected = try #require(SignalAnalysis.audibleRange(reference[0]))
         let heardSeconds = Double(heard.count) / 44_100, expectedSeconds = Double(expected.count) / 44_100
         #expect(abs(heardSeconds - expectedSeconds) <= 0.15, "heard \(heardSeconds) s, expected \(expectedSeconds) s")
         let middle = heard.lowerBound + 4410
-        #expect(abs(PCMAnalysis.dominantFrequency(recorded[0], sampleRate: 44_100, start: middle) - 440) <= 10)
-        #expect(abs(PCMAnalysis.dominantFrequency(recorded[1], sampleRate: 44_100, start: middle) - 1000) <= 10)
+        #expect(abs(SignalAnalysis.dominantFrequency(recorded[0], sampleRate: 44_100, start: middle) - 440) <= 10)
+        #expect(abs(SignalAnalysis.dominantFrequency(recorded[1], sampleRate: 44_100, start: middle) - 1000) <= 10)
         // Align on the first audible sample, then compare a second of shape.
         for channel in 0..<2 {
             let offset = heard.lowerBound - expected.lowerBound
-            let correlation = PCMAnalysis.normalizedCrossCorrelation(reference[channel], recorded[channel],
+            let correlation = SignalAnalysis.normalizedCrossCorrelation(reference[channel], recorded[channel],
                                                                      start: expected.lowerBound + 2205, length: 22_050,
                                                                      lags: (offset - 64)...(offset + 64))
             #expect(correlation >= 0.9, "channel \(channel): correlation \(correlation)")

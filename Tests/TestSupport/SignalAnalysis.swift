@@ -16,12 +16,13 @@ public enum SignalAnalysis {
     }
 
     /// The frequency (Hz) of the strongest spectral peak of `samples` (Hann window, radix-2 FFT over
-    /// the middle power-of-two stretch, at most 32768 samples).
-    public static func dominantFrequency(_ samples: [Float], sampleRate: Int) -> Double {
+    /// the longest power-of-two stretch, at most 32768 samples, from `start` — by default centred).
+    public static func dominantFrequency(_ samples: [Float], sampleRate: Int, start: Int? = nil) -> Double {
+        let available = samples.count - min(start ?? 0, samples.count)
         var n = 1
-        while n * 2 <= min(samples.count, 32768) { n *= 2 }
+        while n * 2 <= min(available, 32768) { n *= 2 }
         guard n >= 64 else { return 0 }
-        let start = (samples.count - n) / 2
+        let start = start ?? (samples.count - n) / 2
         var re = (0..<n).map { Double(samples[start + $0]) * (0.5 - 0.5 * cos(2 * .pi * Double($0) / Double(n - 1))) }
         var im = [Double](repeating: 0, count: n)
         fft(&re, &im)
@@ -32,6 +33,33 @@ public enum SignalAnalysis {
             if power > bestPower { bestPower = power; best = k }
         }
         return Double(best) * Double(sampleRate) / Double(n)
+    }
+
+    /// Index of the first and last sample whose magnitude exceeds `threshold`, nil if none does.
+    public static func audibleRange(_ samples: [Float], threshold: Float = 0.02) -> ClosedRange<Int>? {
+        guard let first = samples.firstIndex(where: { abs($0) > threshold }),
+              let last = samples.lastIndex(where: { abs($0) > threshold }) else { return nil }
+        return first...last
+    }
+
+    /// The best normalized cross-correlation of `a` against `b` shifted by a lag in `lags`, over
+    /// `length` samples from `start` in `a` (1 = identical shape, 0 = unrelated).
+    public static func normalizedCrossCorrelation(_ a: [Float], _ b: [Float], start: Int, length: Int,
+                                                  lags: ClosedRange<Int>) -> Double {
+        var best = -1.0
+        for lag in lags {
+            var (sab, saa, sbb) = (0.0, 0.0, 0.0)
+            for i in start..<(start + length) {
+                let j = i + lag
+                guard i >= 0, i < a.count, j >= 0, j < b.count else { continue }
+                let (x, y) = (Double(a[i]), Double(b[j]))
+                sab += x * y
+                saa += x * x
+                sbb += y * y
+            }
+            if saa > 0, sbb > 0 { best = max(best, sab / (saa * sbb).squareRoot()) }
+        }
+        return best
     }
 
     /// Root-mean-square level of `samples`.

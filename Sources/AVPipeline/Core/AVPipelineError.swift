@@ -9,6 +9,12 @@ public enum AVPipelineError: Error, Sendable, Equatable, CustomStringConvertible
     case noVideoStream(path: String)
     /// The media is damaged or cut short: `position` says where, when it is known.
     case invalidData(path: String, position: MediaTime?, reason: String)
+    /// The input asks to read something it was not given (another file, a network address) and
+    /// `InputPolicy` does not allow that.
+    case inputPolicy(path: String, reason: String)
+    /// The input declares values beyond `InputPolicy`'s limits (dimensions, channels, sample rate),
+    /// refused before anything is allocated for them.
+    case exceedsLimits(path: String, reason: String)
     case unsupportedSampleFormat(String)
     case unsupportedCodec(String)
     case unsupportedFormat(String)
@@ -28,7 +34,8 @@ public enum AVPipelineError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var category: Category {
         switch self {
-        case .fileNotFound, .notReadable, .notAMediaFile, .noAudioStream, .noVideoStream, .invalidData: .input
+        case .fileNotFound, .notReadable, .notAMediaFile, .noAudioStream, .noVideoStream, .invalidData,
+             .inputPolicy, .exceedsLimits: .input
         case .unsupportedSampleFormat, .unsupportedCodec, .unsupportedFormat: .unsupported
         // EX_UNAVAILABLE (69): a service the command needs is not there.
         case .deviceUnavailable: .unsupported
@@ -48,6 +55,8 @@ public enum AVPipelineError: Error, Sendable, Equatable, CustomStringConvertible
         case .noVideoStream(let path): "'\(path)': has no video track"
         case .invalidData(let path, let position, let reason):
             if let position { "'\(path)': invalid data at \(position): \(reason)" } else { "'\(path)': invalid data: \(reason)" }
+        case .inputPolicy(let path, let reason): "'\(path)': refused: \(reason)"
+        case .exceedsLimits(let path, let reason): "'\(path)': refused: \(reason)"
         case .unsupportedSampleFormat(let what): "unsupported sample format: \(what)"
         case .unsupportedCodec(let what): "unsupported codec: \(what)"
         case .unsupportedFormat(let what): "unsupported format: \(what)"

@@ -54,16 +54,14 @@ public final class EncodedVideoPacket<Codec: VideoCodecKind>: SampleBuffer {
         self.format = format
     }
 
-    public var presentationTime: MediaTime? { MediaTime(ffmpeg: packet.pointer.pointee.pts, timeBase: format.timeBase) }
-    public var decodeTime: MediaTime? { MediaTime(ffmpeg: packet.pointer.pointee.dts, timeBase: format.timeBase) }
-    public var duration: MediaTime? {
-        let value = packet.pointer.pointee.duration
-        return value > 0 ? MediaTime(value: value, timeBase: format.timeBase) : nil
-    }
-    public var isKeyframe: Bool { (packet.pointer.pointee.flags & avp_pkt_flag_key()) != 0 }
+    public var presentationTime: MediaTime? { packet.presentationTime(in: format.timeBase) }
+    public var decodeTime: MediaTime? { packet.decodeTime(in: format.timeBase) }
+    public var duration: MediaTime? { packet.duration(in: format.timeBase) }
+    public var isKeyframe: Bool { packet.isKeyframe }
     public var byteCount: Int { packet.size }
 
+    /// The encoded bytes, valid only during the call.
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try body(UnsafeRawBufferPointer(start: packet.pointer.pointee.data, count: packet.size))
+        try packet.withUnsafeBytes(body)
     }
 }

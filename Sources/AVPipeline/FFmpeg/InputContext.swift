@@ -1,44 +1,157 @@
 internal import CFFmpeg
 
+/// Where an input's bytes come from: a local file, or a buffer in memory (read through custom AVIO,
+/// no temporary file). `label` names it in errors.
+enum InputSource: Sendable {
+    case file(path: String)
+    case memory(name: String, bytes: [UInt8])
+
+    var label: String {
+        switch self {
+        case .file(let path): path
+        case .memory(let name, _): name
+        }
+    }
+}
+
 /// Owns one demuxing `AVFormatContext` (opened with `avformat_open_input`, freed with
-/// `avformat_close_input`: input and output contexts are freed differently).
+/// `avformat_close_input`: input and output contexts are freed differently), the `IOContext` it
+/// reads through, and the `NestedOpenGuard` that keeps it from opening anything else.
+///
+/// Opening follows the `InputPolicy`: we open the bytes ourselves (a file only through the `file`
+/// protocol, its path always passed as `file:…` so that a name containing `:` is never read as a
+/// protocol or an indirection), recognise the container, refuse demuxers that exist to open other
+/// inputs, and only then let the demuxer read its header — with bounded probing, every nested open
+/// refused (or limited to local files), and the declared dimensions/channels/rates checked before
+/// any decoder or buffer is made for them.
 final class InputContext {
     let pointer: UnsafeMutablePointer<AVFormatContext>
+    /// The input's name in errors (its path for a file).
     let path: String
+    private let policy: InputPolicy
+    private let nestedOpens: NestedOpenGuard
+    /// Freed after the format context (custom I/O is never closed by `avformat_close_input`).
+    private let io: IOContext
 
-    /// Opens a local file. Only the `file` protocol is allowed, and the path is always passed as
-    /// `file:…` so that a name containing `:` is never read as a protocol or an indirection.
     /// `interrupt` (kept alive by the caller) lets another thread abort blocking calls;
-    /// `findStreamInfo: false` skips probing packets, for a second context on a file already probed.
+    /// `findStreamInfo: false` skips probing packets, for a second context on an input already probed.
     /// `seeksOverSkippedData`: the file protocol's short-seek threshold is its `blocksize`
     /// (unlimited by default), so AVIO reads *through* every forward gap instead of seeking; a
     /// bounded blocksize makes it seek over the bytes of discarded streams.
-    init(path: String, interrupt: InterruptFlag? = nil, findStreamInfo: Bool = true,
-         seeksOverSkippedData: Bool = false) throws(AVPipelineError) {
+    init(source: InputSource, policy: InputPolicy = .default, interrupt: InterruptFlag? = nil,
+         findStreamInfo: Bool = true, seeksOverSkippedData: Bool = false) throws(AVPipelineError) {
+        let path = source.label
         self.path = path
-        try InputFileCheck.verify(path)
+        self.policy = policy
+        try policy.validate()
+        let url: String?
+        switch source {
+        case .file(let filePath):
+            try InputFileCheck.verify(filePath)
+            url = "file:" + filePath
+            var options = ["protocol_whitelist": "file"]
+            if seeksOverSkippedData { options["blocksize"] = "65536" }
+            io = try IOContext(fileURL: url!, path: path, interrupt: interrupt, options: options)
+        case .memory(_, let bytes):
+            guard !bytes.isEmpty else { throw .notAMediaFile(path: path, reason: "the input is empty") }
+            url = nil
+            io = try IOContext(bytes: bytes)
+        }
+        let format = try Self.recognise(io, url: url, path: path, policy: policy, interrupt: interrupt)
+
         var context: UnsafeMutablePointer<AVFormatContext>? = try allocated(avformat_alloc_context())
         if let interrupt { context!.pointee.interrupt_callback = interrupt.callback }
-        // avformat_open_input frees the context when it fails.
-        var options = ["protocol_whitelist": "file"]
-        if seeksOverSkippedData { options["blocksize"] = "65536" }
-        // The open error is thrown inside the closure: a failed open leaves the options unconsumed,
-        // and withDictionary would otherwise report them instead of what went wrong.
+        context!.pointee.pb = io.pointer
+        let guardian = NestedOpenGuard(installingIn: context!, allowLocalFiles: policy.allowIndirection)
+        nestedOpens = guardian
+        let options = ["protocol_whitelist": "file", "probesize": "\(policy.probeBytes)",
+                       "analyzeduration": "\(policy.analyzeMicroseconds)"]
+        // avformat_open_input frees the context when it fails. The open error is thrown inside the
+        // closure: a failed open leaves the options unconsumed, and withDictionary would otherwise
+        // report them instead of what went wrong.
         try withDictionary(options) { options throws(AVPipelineError) in
-            let rc = avformat_open_input(&context, "file:" + path, nil, options)
-            if rc < 0 { throw Self.openError(rc, path: path) }
+            let rc = avformat_open_input(&context, url ?? "", format, options)
+            if rc < 0 {
+                try guardian.verify(path: path)
+                throw Self.openError(rc, path: path)
+            }
         }
         pointer = try allocated(context)
         // Once `pointer` is set, a throw here runs `deinit`, which closes the context: closing it
         // here as well would free it twice.
+        try nestedOpens.verify(path: path)
+        try verifyLimits()
         if findStreamInfo { try self.findStreamInfo() }
     }
 
+    /// Convenience for a local file.
+    convenience init(path: String, policy: InputPolicy = .default, interrupt: InterruptFlag? = nil,
+                     findStreamInfo: Bool = true, seeksOverSkippedData: Bool = false) throws(AVPipelineError) {
+        try self.init(source: .file(path: path), policy: policy, interrupt: interrupt,
+                      findStreamInfo: findStreamInfo, seeksOverSkippedData: seeksOverSkippedData)
+    }
+
+    /// Recognises the container from the first bytes (and the file name), refusing demuxers that
+    /// exist to open other inputs unless the policy allows indirection.
+    private static func recognise(_ io: IOContext, url: String?, path: String, policy: InputPolicy,
+                                  interrupt: InterruptFlag?) throws(AVPipelineError) -> UnsafePointer<AVInputFormat> {
+        var format: UnsafePointer<AVInputFormat>? = nil
+        let rc = av_probe_input_buffer2(io.pointer, &format, url, nil, 0, UInt32(policy.formatProbeBytes))
+        if rc < 0 || format == nil {
+            if rc == avp_error_exit() || interrupt?.isRaised == true { throw .cancelled }
+            if rc == avp_error_enomem() { throw .outOfMemory }
+            if rc == avp_error_invaliddata() || format == nil {
+                throw .notAMediaFile(path: path, reason: "no known container format")
+            }
+            throw .notAMediaFile(path: path, reason: ffmpegErrorText(rc))
+        }
+        let name = String(cString: format!.pointee.name)
+        if !policy.allowIndirection,
+           let indirect = name.split(separator: ",").first(where: { policy.refusedDemuxers.contains(String($0)) }) {
+            throw .inputPolicy(path: path, reason: "it is read by the '\(indirect)' demuxer, which opens other inputs; indirection is not allowed (--allow-indirection)")
+        }
+        return format!
+    }
+
+    /// Refuses a stream that declares more than the policy allows, before anything is sized for it.
+    private func verifyLimits() throws(AVPipelineError) {
+        for index in 0..<streamCount {
+            let parameters = stream(index).pointee.codecpar.pointee
+            switch parameters.codec_type {
+            case AVMEDIA_TYPE_VIDEO:
+                let limit = Int32(policy.maxVideoDimension)
+                if parameters.width > limit || parameters.height > limit || parameters.width < 0 || parameters.height < 0 {
+                    throw .exceedsLimits(path: path, reason: "track \(index) declares a \(parameters.width)x\(parameters.height) picture; the limit is \(limit) pixels per side")
+                }
+            case AVMEDIA_TYPE_AUDIO:
+                let channels = Int(parameters.ch_layout.nb_channels)
+                if channels > policy.maxChannels || channels < 0 {
+                    throw .exceedsLimits(path: path, reason: "track \(index) declares \(channels) channels; the limit is \(policy.maxChannels)")
+                }
+                if Int(parameters.sample_rate) > policy.maxSampleRate || parameters.sample_rate < 0 {
+                    throw .exceedsLimits(path: path, reason: "track \(index) declares a sample rate of \(parameters.sample_rate) Hz; the limit is \(policy.maxSampleRate) Hz")
+                }
+            default:
+                break
+            }
+        }
+    }
+
     /// Reads (and keeps buffered) the first packets to learn what the header does not say.
+    /// The decoders it opens to do so may not allocate pictures beyond the policy's limits
+    /// (`max_pixels`); what it discovers is checked against them too.
     func findStreamInfo() throws(AVPipelineError) {
-        let infoRC = avformat_find_stream_info(pointer, nil)
+        let side = Int64(policy.maxVideoDimension)
+        var perStream = [OpaquePointer?](repeating: nil, count: streamCount)
+        defer { for index in perStream.indices { av_dict_free(&perStream[index]) } }
+        for index in perStream.indices {
+            try check(av_dict_set(&perStream[index], "max_pixels", "\(side * side)", 0), "av_dict_set")
+        }
+        let infoRC = perStream.withUnsafeMutableBufferPointer { avformat_find_stream_info(pointer, $0.baseAddress) }
+        try nestedOpens.verify(path: path)
         if infoRC == avp_error_exit() { throw .cancelled }
         if infoRC < 0 { throw .notAMediaFile(path: path, reason: ffmpegErrorText(infoRC)) }
+        try verifyLimits()
     }
 
     deinit {
@@ -77,6 +190,10 @@ final class InputContext {
     /// Reads the next packet into `packet`; false at end of file.
     func read(into packet: Packet) throws(AVPipelineError) -> Bool {
         let rc = av_read_frame(pointer, packet.pointer)
+        if !nestedOpens.refused.isEmpty {
+            packet.unref()
+            try nestedOpens.verify(path: path)
+        }
         if rc == averrorEOF { return false }
         if rc == avp_error_exit() { throw .cancelled }
         if rc < 0 {
@@ -86,7 +203,7 @@ final class InputContext {
         return true
     }
 
-    private static func openError(_ rc: Int32, path: String) -> AVPipelineError {
+    static func openError(_ rc: Int32, path: String) -> AVPipelineError {
         if rc == avp_error_exit() { return .cancelled }
         switch avp_errno_of(rc) {
         case ENOENT: return .fileNotFound(path: path)

@@ -26,3 +26,19 @@ final class Packet {
     var size: Int { Int(pointer.pointee.size) }
     var streamIndex: Int { Int(pointer.pointee.stream_index) }
 }
+
+/// The timing and payload views the encoded-packet buffers expose, in one place.
+extension Packet {
+    func presentationTime(in timeBase: Rational) -> MediaTime? { MediaTime(ffmpeg: pointer.pointee.pts, timeBase: timeBase) }
+    func decodeTime(in timeBase: Rational) -> MediaTime? { MediaTime(ffmpeg: pointer.pointee.dts, timeBase: timeBase) }
+
+    func duration(in timeBase: Rational) -> MediaTime? {
+        pointer.pointee.duration > 0 ? MediaTime(value: pointer.pointee.duration, timeBase: timeBase) : nil
+    }
+
+    var isKeyframe: Bool { (pointer.pointee.flags & avp_pkt_flag_key()) != 0 }
+
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: pointer.pointee.data, count: size))
+    }
+}

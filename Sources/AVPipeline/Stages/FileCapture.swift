@@ -11,10 +11,13 @@ public final class FileCapture: SampleSource {
         public var chunkFrames: Int = 1024
         /// Deliver chunks no faster than real time, like a live microphone.
         public var realtime: Bool = false
+        /// What opening the file may do (by default: this one local file, nothing it refers to).
+        public var inputPolicy: InputPolicy = .default
 
-        public init(chunkFrames: Int = 1024, realtime: Bool = false) {
+        public init(chunkFrames: Int = 1024, realtime: Bool = false, inputPolicy: InputPolicy = .default) {
             self.chunkFrames = chunkFrames
             self.realtime = realtime
+            self.inputPolicy = inputPolicy
         }
     }
 
@@ -42,7 +45,7 @@ public final class FileCapture: SampleSource {
         }
         self.path = path
         self.options = options
-        input = try InputContext(path: path)
+        input = try InputContext(path: path, policy: options.inputPolicy)
         guard let index = input.bestStream(AVMEDIA_TYPE_AUDIO) else { throw AVPipelineError.noAudioStream(path: path) }
         streamIndex = index
         let stream = input.stream(index)

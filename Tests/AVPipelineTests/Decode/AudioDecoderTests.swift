@@ -63,8 +63,8 @@ import AVPipeline
         #expect(firstPTS == -1024)
         let end = try #require(expectedPTS)
         #expect(end >= 48_000 && end <= 48_000 + 2 * 1024)
-        #expect(abs(PCMAnalysis.dominantFrequency(samples[0], sampleRate: 48_000, start: 4096) - 440) <= 5)
-        #expect(abs(PCMAnalysis.dominantFrequency(samples[1], sampleRate: 48_000, start: 4096) - 1000) <= 5)
+        #expect(abs(SignalAnalysis.dominantFrequency(samples[0], sampleRate: 48_000, start: 4096) - 440) <= 5)
+        #expect(abs(SignalAnalysis.dominantFrequency(samples[1], sampleRate: 48_000, start: 4096) - 1000) <= 5)
     }
 
     @Test func resampleConvertsRateLayoutAndFormat() async throws {
@@ -80,7 +80,7 @@ import AVPipeline
             buffer.withUnsafePlane(0) { samples.append(contentsOf: $0.bindMemory(to: Float.self)) }
         }
         #expect(abs(frames - 16_000) <= 1, "1 s at 16 kHz, the resampler's tail flushed")
-        #expect(abs(PCMAnalysis.dominantFrequency(samples, sampleRate: 16_000) - 440) <= 5 ||
-                abs(PCMAnalysis.dominantFrequency(samples, sampleRate: 16_000) - 1000) <= 5)
+        #expect(abs(SignalAnalysis.dominantFrequency(samples, sampleRate: 16_000) - 440) <= 5 ||
+                abs(SignalAnalysis.dominantFrequency(samples, sampleRate: 16_000) - 1000) <= 5)
     }
 }

@@ -40,7 +40,7 @@ final class DemuxedTrackCore {
         status = demuxer.statusCell
         handoff = PacketHandoff(capacity: demuxer.options.maxBufferedPacketsPerTrack)
         readsInBackground = demuxer.options.readsInBackground
-        reader = try TrackReader(path: demuxer.info.path, track: track, streamCount: demuxer.info.tracks.count,
+        reader = try TrackReader(source: demuxer.source, policy: demuxer.options.inputPolicy, track: track, streamCount: demuxer.info.tracks.count,
                                  interrupt: interrupt, counters: counters)
         status.trackCreated()
     }

@@ -18,15 +18,28 @@ public final class Demuxer: Sendable {
         /// the task that pulls it, one packet per pull (no read-ahead at all). For local files that
         /// is faster — handing every packet between threads costs more than the read it would hide.
         public var readsInBackground = false
+        /// What opening the input may do (by default: this one local input, nothing it refers to).
+        public var inputPolicy: InputPolicy
 
-        public init(maxBufferedPacketsPerTrack: Int = 3, readsInBackground: Bool = false) {
+        public init(maxBufferedPacketsPerTrack: Int = 3, readsInBackground: Bool = false,
+                    inputPolicy: InputPolicy = .default) {
             self.maxBufferedPacketsPerTrack = maxBufferedPacketsPerTrack
             self.readsInBackground = readsInBackground
+            self.inputPolicy = inputPolicy
+        }
+
+        /// Shorthand for `inputPolicy.allowIndirection`: let playlists, concat lists and the like
+        /// open the other local files they name.
+        public var allowIndirection: Bool {
+            get { inputPolicy.allowIndirection }
+            set { inputPolicy.allowIndirection = newValue }
         }
     }
 
     public let info: MediaInfo
     public let options: Options
+    /// Where the bytes come from; each consumed track opens it again.
+    let source: InputSource
     /// Codec parameters of every stream, in container order (shared read-only with the tracks).
     let parameters: [CodecParameters]
     let interrupt = InterruptFlag()
@@ -35,15 +48,26 @@ public final class Demuxer: Sendable {
     private let bestAudio: Int?
     private let bestVideo: Int?
 
-    public init(path: String, options: Options = .init()) throws {
+    public convenience init(path: String, options: Options = .init()) throws {
+        try self.init(source: .file(path: path), options: options)
+    }
+
+    /// Demuxes media held in memory (read through custom AVIO callbacks, no temporary file);
+    /// `name` stands for the input in `info.path` and in errors.
+    public convenience init(bytes: [UInt8], name: String = "<memory>", options: Options = .init()) throws {
+        try self.init(source: .memory(name: name, bytes: bytes), options: options)
+    }
+
+    init(source: InputSource, options: Options) throws {
         guard options.maxBufferedPacketsPerTrack > 0, options.maxBufferedPacketsPerTrack <= 4096 else {
             throw AVPipelineError.invalidOption(name: "max buffered packets per track",
                                                 value: "\(options.maxBufferedPacketsPerTrack)",
                                                 reason: "must be between 1 and 4096")
         }
         self.options = options
+        self.source = source
         // The probing context only describes the file; each consumed track gets its own context.
-        let context = try InputContext(path: path, interrupt: interrupt)
+        let context = try InputContext(source: source, policy: options.inputPolicy, interrupt: interrupt)
         info = MediaInfo(context: context)
         parameters = try (0..<context.streamCount).map { index throws(AVPipelineError) in
             try CodecParameters(copying: context.stream(index).pointee.codecpar)

@@ -33,19 +33,20 @@ final class TrackReader {
     /// Set for raw elementary streams, whose silently skipped bytes only show in the byte count.
     private var coverage: ElementaryStreamCoverage?
 
-    init(path: String, track: TrackInfo, streamCount: Int, interrupt: InterruptFlag,
+    init(source: InputSource, policy: InputPolicy, track: TrackInfo, streamCount: Int, interrupt: InterruptFlag,
          counters: TrackCounters) throws(AVPipelineError) {
         self.interrupt = interrupt
         self.counters = counters
         streamIndex = track.index
-        context = try InputContext(path: path, interrupt: interrupt, findStreamInfo: false, seeksOverSkippedData: true)
+        context = try InputContext(source: source, policy: policy, interrupt: interrupt, findStreamInfo: false,
+                                   seeksOverSkippedData: true)
         // Formats that discover streams while reading (MPEG-TS) and raw streams (whose timing comes
         // from probing) need the probe; a complete multi-stream header must not be probed, since
         // probing reads packets of every stream.
         if !context.headerListsAllStreams || context.streamCount == 1 { try context.findStreamInfo() }
         guard context.streamCount == streamCount, streamIndex < streamCount,
               Codec(context.stream(streamIndex).pointee.codecpar.pointee.codec_id) == track.codec else {
-            throw .notAMediaFile(path: path, reason: "the file changed while it was open")
+            throw .notAMediaFile(path: source.label, reason: "the file changed while it was open")
         }
         for other in 0..<context.streamCount where other != streamIndex {
             context.stream(other).pointee.discard = AVDISCARD_ALL

@@ -1,0 +1,1 @@
+../../Sources/avpipe-cli/JSONText.swift

@@ -1,0 +1,59 @@
+/// What opening an input may do. The default is safe for untrusted files: read the one local file
+/// (or buffer) given, nothing else, with bounded probing and sane limits on what the file declares.
+///
+/// Indirection — a container that names other inputs: HLS/DASH playlists, `ffconcat` lists, image
+/// sequences, MOV external data references, IMF — is refused unless `allowIndirection` is set.
+/// Network protocols are never opened, not even through an allowed playlist.
+public struct InputPolicy: Sendable, Equatable {
+    /// Let the input open other local files (playlists, concat lists, image sequences…).
+    public var allowIndirection: Bool
+    /// Bytes read to recognise the container (`formatprobesize`).
+    public var formatProbeBytes: Int
+    /// Bytes `avformat_find_stream_info` may read to learn what the header does not say (`probesize`).
+    public var probeBytes: Int
+    /// Media time it may read for the same purpose (`analyzeduration`), in microseconds.
+    public var analyzeMicroseconds: Int
+    /// Largest width or height a video track may declare.
+    public var maxVideoDimension: Int
+    /// Most channels an audio track may declare.
+    public var maxChannels: Int
+    /// Highest sample rate an audio track may declare.
+    public var maxSampleRate: Int
+
+    public init(allowIndirection: Bool = false, formatProbeBytes: Int = 1 << 20, probeBytes: Int = 5_000_000,
+                analyzeMicroseconds: Int = 5_000_000, maxVideoDimension: Int = 16_384, maxChannels: Int = 64,
+                maxSampleRate: Int = 768_000) {
+        self.allowIndirection = allowIndirection
+        self.formatProbeBytes = formatProbeBytes
+        self.probeBytes = probeBytes
+        self.analyzeMicroseconds = analyzeMicroseconds
+        self.maxVideoDimension = maxVideoDimension
+        self.maxChannels = maxChannels
+        self.maxSampleRate = maxSampleRate
+    }
+
+    public static let `default` = InputPolicy()
+
+    /// Demuxers whose only job is to open other inputs. Refused by name before their header is read
+    /// (the concat demuxer opens its entries through contexts of its own, which no `io_open` hook on
+    /// ours would see); every other nested open is refused by `NestedOpenGuard`.
+    static let indirectDemuxers: Set<String> = ["concat", "hls", "dash", "imf", "image2", "sdp", "rtp", "rtsp", "sap"]
+
+    /// The demuxers refused by name when indirection is not allowed. Only tests change it: emptied,
+    /// it shows that the `io_open` guard alone still stops a playlist.
+    var refusedDemuxers: Set<String> = InputPolicy.indirectDemuxers
+
+    func validate() throws(AVPipelineError) {
+        func positive(_ value: Int, _ name: String, max: Int = Int(Int32.max)) throws(AVPipelineError) {
+            guard value > 0, value <= max else {
+                throw .invalidOption(name: name, value: "\(value)", reason: "must be between 1 and \(max)")
+            }
+        }
+        try positive(formatProbeBytes, "format probe bytes")
+        try positive(probeBytes, "probe bytes", max: Int(Int64.max))
+        try positive(analyzeMicroseconds, "analyze duration", max: Int(Int64.max))
+        try positive(maxVideoDimension, "max video dimension", max: 1 << 15)
+        try positive(maxChannels, "max channels", max: 512)
+        try positive(maxSampleRate, "max sample rate")
+    }
+}

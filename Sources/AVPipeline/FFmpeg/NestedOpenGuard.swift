@@ -1,0 +1,55 @@
+internal import CFFmpeg
+
+/// Hooks `AVFormatContext.io_open`, the one call through which a demuxer opens anything besides the
+/// input it was given (HLS/DASH segments, image sequence members, MOV external references…).
+/// The input itself is opened by `IOContext` before the demuxer runs, so every call that reaches
+/// this hook is a nested open: refused unless indirection is allowed, and then only for local files.
+/// Refusals are recorded so the error can name what the input asked for, whatever the demuxer
+/// makes of the failure (HLS skips a segment it cannot open and carries on).
+///
+/// `opaque` of the context points at the guard, unretained: the `InputContext` owns both.
+final class NestedOpenGuard {
+    private let allowLocalFiles: Bool
+    private let defaultOpen: IOOpen?
+    private(set) var refused: [String] = []
+
+    typealias IOOpen = @convention(c) (UnsafeMutablePointer<AVFormatContext>?,
+                                       UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+                                       UnsafePointer<CChar>?, Int32,
+                                       UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+
+    /// Installs the guard in `context`, keeping its default `io_open` for allowed opens.
+    init(installingIn context: UnsafeMutablePointer<AVFormatContext>, allowLocalFiles: Bool) {
+        self.allowLocalFiles = allowLocalFiles
+        defaultOpen = context.pointee.io_open
+        context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
+        context.pointee.io_open = { context, pb, url, flags, options in
+            guard let context, let opaque = context.pointee.opaque else { return avp_error_eperm() }
+            let guardian = Unmanaged<NestedOpenGuard>.fromOpaque(opaque).takeUnretainedValue()
+            return guardian.open(context, pb, url, flags, options)
+        }
+    }
+
+    private func open(_ context: UnsafeMutablePointer<AVFormatContext>,
+                      _ pb: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+                      _ url: UnsafePointer<CChar>?, _ flags: Int32,
+                      _ options: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+        let name = url.map { String(cString: $0) } ?? ""
+        let isLocalFile = url.flatMap { avio_find_protocol_name($0) }.map { String(cString: $0) } == "file"
+        guard allowLocalFiles, isLocalFile, let defaultOpen else {
+            if refused.count < 8 { refused.append(name) }
+            return avp_error_eperm()
+        }
+        return defaultOpen(context, pb, url, flags, options)
+    }
+
+    /// Throws `.inputPolicy` when the input asked for anything that was refused.
+    func verify(path: String) throws(AVPipelineError) {
+        guard let first = refused.first else { return }
+        let others = refused.count > 1 ? " and \(refused.count - 1) more" : ""
+        let reason = allowLocalFiles
+            ? "it refers to '\(first)'\(others), which is not a local file (network inputs are never opened)"
+            : "it refers to another input ('\(first)'\(others)); indirection is not allowed (--allow-indirection)"
+        throw .inputPolicy(path: path, reason: reason)
+    }
+}
