@@ -121,6 +121,11 @@ enum BadInputMatrix {
             ("empty file", { FileManager.default.createFile(atPath: $0, contents: Data()) }),
             ("random bytes", { try SampleMedia.randomBytes(count: 65_536).write(to: URL(fileURLWithPath: $0)) }),
             ("text file", { try Data(String(repeating: "not media at all\n", count: 500).utf8).write(to: URL(fileURLWithPath: $0)) }),
+            // A playlist that points at another local file: refused by the input policy.
+            ("HLS playlist pointing at /etc/passwd", {
+                try Data("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\n/etc/passwd\n#EXT-X-ENDLIST\n".utf8)
+                    .write(to: URL(fileURLWithPath: $0))
+            }),
         ]
         return Subcommand.allCases.flatMap { command in
             kinds.map { kind, make in
