@@ -24,8 +24,8 @@ import AVPipeline
         let folder = TemporaryDirectory()
         try MediaFactory.tone(folder.file("pcm.wav"), seconds: 1)
         let previous = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(folder.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        _ = FileManager.default.changeCurrentDirectoryPath(folder.path)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         try await Self.readmeExample()
         let probe = try Probe.run(folder.file("test.aac"))
         #expect(probe.string("codec_name") == "aac")

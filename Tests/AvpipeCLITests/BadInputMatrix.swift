@@ -118,7 +118,7 @@ enum BadInputMatrix {
         let kinds: [(String, @Sendable (String) throws -> Void)] = [
             ("missing file", { _ in }),
             ("directory", { try FileManager.default.createDirectory(atPath: $0, withIntermediateDirectories: false) }),
-            ("empty file", { FileManager.default.createFile(atPath: $0, contents: Data()) }),
+            ("empty file", { _ = FileManager.default.createFile(atPath: $0, contents: Data()) }),
             ("random bytes", { try SampleMedia.randomBytes(count: 65_536).write(to: URL(fileURLWithPath: $0)) }),
             ("text file", { try Data(String(repeating: "not media at all\n", count: 500).utf8).write(to: URL(fileURLWithPath: $0)) }),
             // A playlist that points at another local file: refused by the input policy.

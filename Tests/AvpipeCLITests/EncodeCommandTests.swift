@@ -48,7 +48,7 @@ import TestSupport
     static let badCases: [BadCase] = [
         BadCase(name: "missing input", arrange: { d in ["--in", d.file("nope.wav"), "--out", d.file("o.aac")] }, exitCode: 66, mentions: "nope.wav"),
         BadCase(name: "empty file", arrange: { d in
-            FileManager.default.createFile(atPath: d.file("empty.wav"), contents: Data())
+            _ = FileManager.default.createFile(atPath: d.file("empty.wav"), contents: Data())
             return ["--in", d.file("empty.wav"), "--out", d.file("o.aac")]
         }, exitCode: 66, mentions: "empty.wav"),
         BadCase(name: "text renamed .wav", arrange: { d in

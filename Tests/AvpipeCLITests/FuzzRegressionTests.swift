@@ -26,7 +26,7 @@ import TestSupport
     }
 
     @Test func extremeDoublesAreWrittenInShortestRoundTripForm() throws {
-        for number in [1.9075660083236515e-106, 3.3598458493070346e+87, 5e-324, -0.0, 1.7976931348623157e308] {
+        for number in [1.9075660083236515e-106, 3.3598458493070346e+87, Double.leastNonzeroMagnitude, -0.0, 1.7976931348623157e308] {
             let text = JSONValue.double(number).text()
             #expect(Double(text) == number, "\(text)")
             #expect(try Self.pythonReads("[\(text)]") == "[\(Self.pythonRepr(number))]")

@@ -10,7 +10,7 @@ public struct FolderSnapshot: Equatable, CustomStringConvertible {
         let enumerator = FileManager.default.enumerator(atPath: folder)
         while let relative = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: "\(folder)/\(relative)", isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: "\(folder)/\(relative)", isDirectory: &isDirectory)
             files[isDirectory.boolValue ? relative + "/" : relative] =
                 isDirectory.boolValue ? Data() : readWholeFile("\(folder)/\(relative)") ?? Data("<unreadable>".utf8)
         }

@@ -72,12 +72,12 @@ import TestSupport
     @Test func unopenableInputsAreTyped() throws {
         let folder = TemporaryDirectory()
         let empty = folder.file("empty.mp4")
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         #expect(throws: AVPipelineError.notAMediaFile(path: empty, reason: "the file is empty")) { try Demuxer(path: empty) }
         let missing = folder.file("missing.mp4")
         #expect(throws: AVPipelineError.fileNotFound(path: missing)) { try Demuxer(path: missing) }
         let garbage = folder.file("garbage.mp4")
-        FileManager.default.createFile(atPath: garbage, contents: Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 7919 >> 3) }))
+        _ = FileManager.default.createFile(atPath: garbage, contents: Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 7919 >> 3) }))
         #expect { try Demuxer(path: garbage) } throws: { ($0 as? AVPipelineError)?.category == .input }
         #expect(throws: AVPipelineError.self) { try Demuxer(path: missing, options: .init(maxBufferedPacketsPerTrack: 0)) }
     }
