@@ -21,8 +21,8 @@ public struct EncodedAudioFormat: Sendable, CustomStringConvertible {
         codec = Codec(p.codec_id)
         sampleRate = Int(p.sample_rate)
         channelLayout = ChannelLayout(p.ch_layout)
-        bitRate = p.bit_rate > 0 ? Int(p.bit_rate) : nil
-        profile = avcodec_profile_name(p.codec_id, p.profile).map { String(cString: $0) }
+        bitRate = p.declaredBitRate
+        profile = p.profileName
     }
 
     /// Codec-specific setup bytes (AAC: the AudioSpecificConfig).

@@ -32,8 +32,8 @@ public struct EncodedVideoFormat: Sendable, CustomStringConvertible {
         codec = Codec(p.codec_id)
         width = Int(p.width)
         height = Int(p.height)
-        bitRate = p.bit_rate > 0 ? Int(p.bit_rate) : nil
-        profile = avcodec_profile_name(p.codec_id, p.profile).map { String(cString: $0) }
+        bitRate = p.declaredBitRate
+        profile = p.profileName
     }
 
     public var extradata: [UInt8] { parameters.extradata }

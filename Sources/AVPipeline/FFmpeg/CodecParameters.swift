@@ -40,3 +40,12 @@ final class CodecParameters: @unchecked Sendable {
         return Array(UnsafeBufferPointer(start: data, count: Int(pointer.pointee.extradata_size)))
     }
 }
+
+/// What every stream description reads from codec parameters, in one place.
+extension AVCodecParameters {
+    /// FFmpeg's name for the codec profile (`LC`, `High`, `Main`…), when it has one.
+    var profileName: String? { avcodec_profile_name(codec_id, profile).map { String(cString: $0) } }
+
+    /// The declared bit rate, when the stream declares one.
+    var declaredBitRate: Int? { bit_rate > 0 ? Int(bit_rate) : nil }
+}

@@ -73,11 +73,11 @@ extension TrackInfo {
         }
         codec = Codec(p.codec_id)
         codecTag = Self.fourcc(p.codec_tag)
-        profile = avcodec_profile_name(p.codec_id, p.profile).map { String(cString: $0) }
+        profile = p.profileName
         timeBase = Rational(stream.pointee.time_base)
         duration = stream.pointee.duration > 0
             ? MediaTime(ffmpeg: stream.pointee.duration, timeBase: timeBase) : nil
-        bitRate = p.bit_rate > 0 ? Int(p.bit_rate) : nil
+        bitRate = p.declaredBitRate
         language = av_dict_get(stream.pointee.metadata, "language", nil, 0).map { String(cString: $0.pointee.value) }
         let isAudio = kind == .audio
         sampleRate = isAudio && p.sample_rate > 0 ? Int(p.sample_rate) : nil
