@@ -55,7 +55,7 @@ static void resolve_all(void) {
     };
     void *handles[sizeof libraries / sizeof libraries[0]];
     for (unsigned i = 0; i < sizeof libraries / sizeof libraries[0]; i++) {
-        handles[i] = dlopen(libraries[i], RTLD_NOW | RTLD_LOCAL);
+        handles[i] = dlopen(libraries[i], RTLD_LAZY | RTLD_LOCAL);
         if (!handles[i]) fail(libraries[i], dlerror());
     }
     for (unsigned s = 0; s < symbol_count; s++) {

@@ -29,7 +29,7 @@ static void load(void) {
 #endif
     };
     for (unsigned i = 0; i < sizeof names / sizeof names[0] && !library; i++) {
-        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        library = dlopen(names[i], RTLD_LAZY | RTLD_LOCAL);
     }
     if (!library) {
         const char *why = dlerror();
