@@ -79,4 +79,20 @@ static inline const char *avp_err2str(int errnum, char *buf, size_t size) {
     return buf;
 }
 
+/// Points an audio frame (format, nb_samples and ch_layout set) at `buffer`, one allocation holding
+/// all its planes laid out as av_frame_get_buffer would. On success the frame owns `buffer`; on
+/// failure (too small, more planes than AVFrame.data holds) nothing changes and the caller keeps it.
+static inline int avp_frame_attach_audio_buffer(AVFrame *frame, AVBufferRef *buffer) {
+    int channels = frame->ch_layout.nb_channels;
+    int planes = av_sample_fmt_is_planar(frame->format) ? channels : 1;
+    int needed = av_samples_get_buffer_size(NULL, channels, frame->nb_samples, frame->format, 0);
+    if (planes > AV_NUM_DATA_POINTERS || needed < 0 || (size_t)needed > buffer->size) return AVERROR(EINVAL);
+    int rc = av_samples_fill_arrays(frame->data, &frame->linesize[0], buffer->data, channels,
+                                    frame->nb_samples, frame->format, 0);
+    if (rc < 0) return rc;
+    frame->buf[0] = buffer;
+    frame->extended_data = frame->data;
+    return 0;
+}
+
 #endif

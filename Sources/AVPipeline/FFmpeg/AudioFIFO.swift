@@ -5,9 +5,11 @@ internal import CFFmpeg
 final class AudioFIFO {
     let pointer: OpaquePointer
     let format: AudioFormat
+    private let buffers: AudioBufferPool
 
     init(format: AudioFormat, initialCapacity: Int) throws(AVPipelineError) {
         self.format = format
+        buffers = AudioBufferPool(format: format)
         pointer = try allocated(av_audio_fifo_alloc(format.sampleFormat.avValue,
                                                     Int32(format.channelLayout.channelCount),
                                                     Int32(max(initialCapacity, 1))))
@@ -29,7 +31,7 @@ final class AudioFIFO {
     /// Moves up to `maximum` frames into a new frame of the FIFO's format.
     func read(maximum: Int) throws(AVPipelineError) -> Frame {
         let take = min(maximum, count)
-        let frame = try Frame(audio: format, frameCount: take)
+        let frame = try buffers.frame(frameCount: take)
         let raw = UnsafeMutableRawPointer(frame.pointer.pointee.extended_data!)
             .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
         try check(av_audio_fifo_read(pointer, raw, Int32(take)), "av_audio_fifo_read")

@@ -10,6 +10,12 @@ final class Frame {
 
     /// A frame with its own sample buffers for `frameCount` frames of `format`.
     convenience init(audio format: AudioFormat, frameCount: Int) throws(AVPipelineError) {
+        try self.init(audioFormat: format, frameCount: frameCount)
+        try check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer")
+    }
+
+    /// A frame described as `frameCount` frames of `format`, without sample buffers yet.
+    convenience init(audioFormat format: AudioFormat, frameCount: Int) throws(AVPipelineError) {
         try self.init()
         pointer.pointee.format = format.sampleFormat.avValue.rawValue
         pointer.pointee.sample_rate = Int32(format.sampleRate)
@@ -17,7 +23,6 @@ final class Frame {
         try format.channelLayout.withAVChannelLayout { layout throws(AVPipelineError) in
             try check(av_channel_layout_copy(&pointer.pointee.ch_layout, layout), "av_channel_layout_copy")
         }
-        try check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer")
     }
 
     deinit {

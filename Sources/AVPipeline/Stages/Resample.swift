@@ -28,6 +28,7 @@ public final class Resample<Upstream: SampleSource>: SampleSource where Upstream
     public let outputFormat: AudioFormat
     private let upstream: Upstream
     private let resampler: Resampler?
+    private let buffers: AudioBufferPool
     private var nextPTS: Int64?
     private var flushed = false
 
@@ -42,6 +43,7 @@ public final class Resample<Upstream: SampleSource>: SampleSource where Upstream
         }
         self.upstream = upstream
         outputFormat = output
+        buffers = AudioBufferPool(format: output)
         // Only the channel count changes: an unspecified layout gets FFmpeg's default order first.
         resampler = input == output ? nil : try Resampler(from: Self.specified(input), to: Self.specified(output))
     }
@@ -75,7 +77,7 @@ public final class Resample<Upstream: SampleSource>: SampleSource where Upstream
     private func convert(_ source: UnsafePointer<AVFrame>?, _ resampler: Resampler, inputFrames: Int) throws(AVPipelineError) -> PCMBuffer? {
         let capacity = resampler.maximumOutput(forInput: inputFrames)
         guard capacity > 0 else { return nil }
-        let frame = try Frame(audio: outputFormat, frameCount: capacity)
+        let frame = try buffers.frame(frameCount: capacity)
         let written = try resampler.convert(source, into: frame.pointer, capacity: capacity)
         guard written > 0 else { return nil }
         frame.pointer.pointee.nb_samples = Int32(written)
