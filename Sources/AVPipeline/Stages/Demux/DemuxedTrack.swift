@@ -19,13 +19,9 @@ public struct DemuxStatistics: Sendable {
 /// What the audio and video tracks share: the reader (called on demand, or run on its own task with a
 /// bounded hand-off), and the status bookkeeping. Pulled by one task at a time (like every `SampleSource`).
 final class DemuxedTrackCore {
-    /// Carries the reader into its task. `@unchecked Sendable`: the reader is handed over exactly
-    /// once, when reading starts, and the track never touches it again.
-    private struct ReaderTransfer: @unchecked Sendable { let reader: TrackReader }
-
     let info: TrackInfo
     private var reader: TrackReader?
-    private let handoff: PacketHandoff
+    private let handoff: BoundedHandoff
     private let counters: TrackCounters
     private let interrupt: InterruptFlag
     private let status: DemuxStatusCell
@@ -38,7 +34,7 @@ final class DemuxedTrackCore {
         interrupt = InterruptFlag(parent: demuxer.interrupt)
         counters = TrackCounters()
         status = demuxer.statusCell
-        handoff = PacketHandoff(capacity: demuxer.options.maxBufferedPacketsPerTrack)
+        handoff = BoundedHandoff(capacity: demuxer.options.maxBufferedPacketsPerTrack)
         readsInBackground = demuxer.options.readsInBackground
         reader = try TrackReader(source: demuxer.source, policy: demuxer.options.inputPolicy, track: track, streamCount: demuxer.info.tracks.count,
                                  interrupt: interrupt, counters: counters)
@@ -66,7 +62,7 @@ final class DemuxedTrackCore {
         if !started { start() }
         do {
             if Task.isCancelled || interrupt.isRaised { throw AVPipelineError.cancelled }
-            let packet = try await readsInBackground ? handoff.pop()?.packet : reader?.nextPacket()
+            let packet = try await readsInBackground ? handoff.pop().map { unsafeDowncast($0.value, to: Packet.self) } : reader?.nextPacket()
             guard let packet else {
                 finished = true
                 status.trackEnded()
@@ -88,10 +84,11 @@ final class DemuxedTrackCore {
         status.trackStarted()
         guard readsInBackground, let reader else { return }
         self.reader = nil
-        let transfer = ReaderTransfer(reader: reader)
+        // The reader is handed over exactly once, when reading starts; the track never touches it again.
+        let transfer = OwnershipTransfer(reader)
         let handoff = handoff
         Task.detached {
-            await transfer.reader.run(into: handoff)
+            await transfer.value.run(into: handoff)
         }
     }
 }

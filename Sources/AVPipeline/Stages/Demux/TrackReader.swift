@@ -59,7 +59,7 @@ final class TrackReader {
 
     /// Reads packets into `handoff` until the end, an error, or the consumer leaving (the
     /// background mode: `Demuxer.Options.readsInBackground`).
-    func run(into handoff: PacketHandoff) async {
+    func run(into handoff: BoundedHandoff) async {
         do {
             while true {
                 guard await handoff.waitForRoom() else { return }
@@ -67,7 +67,7 @@ final class TrackReader {
                     handoff.finish(.end)
                     return
                 }
-                handoff.deliver(.init(packet: packet))
+                handoff.deliver(OwnershipTransfer(packet as AnyObject))
             }
         } catch {
             handoff.finish(.failure(error))
