@@ -46,7 +46,7 @@ struct Decode: AsyncParsableCommand {
             let demuxer = try Demuxer(path: input, options: demuxerOptions)
             let decoder = try demuxer.audioTrack().decodeAudio()
             let progress = ProgressLine(total: demuxer.info.duration)
-            let summary = try await decoder.resampled(to: request).writeWAV(to: output, overwrite: overwrite,
+            let summary = try await decoder.prefetched(capacity: 64).resampled(to: request).writeWAV(to: output, overwrite: overwrite,
                                                                              progress: progress.update)
             progress.finish(at: summary.duration)
             reportSkippedPackets(decoder.statistics)

@@ -1,0 +1,80 @@
+/// Runs its upstream in a task of its own, at most `capacity` buffers ahead of the consumer, so the
+/// stages before it and the stages after it work at the same time on two cores (a decoder on one,
+/// the resampler and the file writes on the other).
+///
+/// Backpressure still holds: the upstream is pulled only while fewer than `capacity` buffers wait,
+/// and nothing starts before the first pull. Hand-offs between the tasks are batched (a waiting
+/// consumer wakes once a quarter of the capacity is ready, a waiting producer once half has drained),
+/// so a pipeline of small buffers does not pay a thread switch per buffer. Errors reach the consumer
+/// after the buffers made before them; dropping or cancelling the consumer stops the upstream.
+///
+/// For file-to-file jobs. Real-time consumers (playback) should pull directly: waiting for a batch
+/// adds latency.
+public final class Prefetch<Upstream: SampleSource & SendableMetatype>: SampleSource
+where Upstream.Buffer: SendableMetatype {
+    public typealias Buffer = Upstream.Buffer
+
+    public let outputFormat: Upstream.Buffer.Format
+    private let handoff: BoundedHandoff
+    private var upstream: Upstream?
+    private var producer: Task<Void, Never>?
+
+    public init(upstream: Upstream, capacity: Int = 32) throws {
+        guard (1...4096).contains(capacity) else {
+            throw AVPipelineError.invalidOption(name: "prefetch capacity", value: "\(capacity)", reason: "must be between 1 and 4096")
+        }
+        outputFormat = upstream.outputFormat
+        self.upstream = upstream
+        handoff = BoundedHandoff(capacity: capacity, consumerBatch: Swift.max(capacity / 4, 1), producerResume: capacity / 2)
+    }
+
+    deinit {
+        handoff.abandon()
+        producer?.cancel()
+    }
+
+    public func next() async throws -> Buffer? {
+        if let upstream {
+            self.upstream = nil
+            start(upstream)
+        }
+        do {
+            try checkCancellation()
+            return try await handoff.pop().map { unsafeDowncast($0.value, to: Buffer.self) }
+        } catch {
+            handoff.abandon()
+            producer?.cancel()
+            throw error
+        }
+    }
+
+    /// The most buffers that were ever waiting at once (never above the capacity).
+    public var highWaterMark: Int { handoff.highWaterMark }
+
+    private func start(_ upstream: Upstream) {
+        // The upstream moves into the producing task and is used by it alone from here on.
+        let transfer = OwnershipTransfer(upstream)
+        let handoff = handoff
+        producer = Task.detached(priority: Task.currentPriority) {
+            let upstream = transfer.value
+            do {
+                while await handoff.waitForRoom() {
+                    guard let buffer = try await upstream.next() else {
+                        handoff.finish(.end)
+                        return
+                    }
+                    handoff.deliver(OwnershipTransfer(buffer as AnyObject))
+                }
+            } catch {
+                handoff.finish(.failure(error))
+            }
+        }
+    }
+}
+
+extension SampleSource where Self: SendableMetatype, Buffer: SendableMetatype {
+    /// This source run ahead in its own task, up to `capacity` buffers: see `Prefetch`.
+    public func prefetched(capacity: Int = 32) throws -> Prefetch<Self> {
+        try Prefetch(upstream: self, capacity: capacity)
+    }
+}
