@@ -54,11 +54,13 @@ let package = Package(
             linkerSettings: ffmpegLinks
         ),
         .target(name: "CStopSignals"),
+        .target(name: "CAllocatorTuning"),
         .executableTarget(
             name: "avpipe-cli",
             dependencies: [
                 "AVPipeline",
                 "CStopSignals",
+                "CAllocatorTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
