@@ -34,15 +34,7 @@ final class ScriptedSource: SampleSource, @unchecked Sendable {
 }
 
 @Suite struct PrefetchTests {
-    static let format = AudioFormat(sampleFormat: .s16, sampleRate: 8_000, channelLayout: .stereo)
-
-    /// `count` buffers of 256 stereo s16 frames of an ffmpeg tone, read by FileCapture.
-    static func buffers(_ count: Int, folder: TemporaryDirectory) async throws -> [PCMBuffer] {
-        try MediaFactory.tone(folder.file("t.wav"), seconds: Double(count * 256) / 8_000, sampleRate: 8_000, channels: 2)
-        var result: [PCMBuffer] = []
-        for try await buffer in try FileCapture(path: folder.file("t.wav"), options: .init(chunkFrames: 256)) { result.append(buffer) }
-        return result
-    }
+    static let format = ToneBuffers.format
 
     static func bytes(_ buffer: PCMBuffer) -> [UInt8] { buffer.withUnsafePlane(0) { Array($0) } }
 
@@ -53,7 +45,7 @@ final class ScriptedSource: SampleSource, @unchecked Sendable {
 
     @Test func deliversEveryBufferInOrderUnchanged() async throws {
         let folder = TemporaryDirectory()
-        let direct = try await Self.buffers(300, folder: folder)
+        let direct = try await ToneBuffers.make(300, folder: folder)
         var viaPrefetch: [PCMBuffer] = []
         for try await buffer in try FileCapture(path: folder.file("t.wav"), options: .init(chunkFrames: 256)).prefetched(capacity: 8) {
             viaPrefetch.append(buffer)
@@ -67,7 +59,7 @@ final class ScriptedSource: SampleSource, @unchecked Sendable {
 
     @Test func pullsNothingBeforeTheFirstPullAndNeverMoreThanCapacityAhead() async throws {
         let folder = TemporaryDirectory()
-        let source = ScriptedSource(format: Self.format, buffers: try await Self.buffers(200, folder: folder))
+        let source = ScriptedSource(format: Self.format, buffers: try await ToneBuffers.make(200, folder: folder))
         let prefetch = try source.prefetched(capacity: 16)
         try await Task.sleep(for: .milliseconds(50))
         #expect(source.pulls.load(ordering: .relaxed) == 0, "the upstream ran before anyone asked")
@@ -89,7 +81,7 @@ final class ScriptedSource: SampleSource, @unchecked Sendable {
 
     @Test func anUpstreamErrorArrivesAfterTheBuffersMadeBeforeIt() async throws {
         let folder = TemporaryDirectory()
-        let source = ScriptedSource(format: Self.format, buffers: try await Self.buffers(20, folder: folder), failAfter: 7)
+        let source = ScriptedSource(format: Self.format, buffers: try await ToneBuffers.make(20, folder: folder), failAfter: 7)
         let prefetch = try source.prefetched(capacity: 4)
         var received = 0
         do {
@@ -106,7 +98,7 @@ final class ScriptedSource: SampleSource, @unchecked Sendable {
         weak var released: ScriptedSource?
         var prefetch: Prefetch<ScriptedSource>?
         do {
-            let source = ScriptedSource(format: Self.format, buffers: try await Self.buffers(100, folder: folder))
+            let source = ScriptedSource(format: Self.format, buffers: try await ToneBuffers.make(100, folder: folder))
             released = source
             prefetch = try source.prefetched(capacity: 8)
         }
@@ -121,7 +113,7 @@ final class ScriptedSource: SampleSource, @unchecked Sendable {
 
     @Test func cancellingTheConsumerThrowsCancelledAndStopsTheUpstream() async throws {
         let folder = TemporaryDirectory()
-        let source = ScriptedSource(format: Self.format, buffers: try await Self.buffers(1_000, folder: folder), delay: .milliseconds(5))
+        let source = ScriptedSource(format: Self.format, buffers: try await ToneBuffers.make(1_000, folder: folder), delay: .milliseconds(5))
         let prefetch = try source.prefetched(capacity: 4)
         let consumer = Task {
             var count = 0

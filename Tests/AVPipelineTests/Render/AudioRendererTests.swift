@@ -53,15 +53,7 @@ final class CountingSource: SampleSource, @unchecked Sendable {
 }
 
 @Suite struct AudioRendererTests {
-    static let format = AudioFormat(sampleFormat: .s16, sampleRate: 8_000, channelLayout: .stereo)
-
-    /// `count` buffers of 256 stereo s16 frames, made by FileCapture from an ffmpeg tone.
-    static func buffers(_ count: Int, folder: TemporaryDirectory) async throws -> [PCMBuffer] {
-        try MediaFactory.tone(folder.file("t.wav"), seconds: Double(count * 256) / 8_000, sampleRate: 8_000, channels: 2)
-        var result: [PCMBuffer] = []
-        for try await buffer in try FileCapture(path: folder.file("t.wav"), options: .init(chunkFrames: 256)) { result.append(buffer) }
-        return result
-    }
+    static let format = ToneBuffers.format
 
     static func waitUntil(_ condition: () -> Bool) async throws {
         for _ in 0..<5_000 where !condition() { try await Task.sleep(for: .milliseconds(2)) }
@@ -70,7 +62,7 @@ final class CountingSource: SampleSource, @unchecked Sendable {
 
     @Test func pausedDeviceStopsThePumpAtTheRingBound() async throws {
         let folder = TemporaryDirectory()
-        let source = CountingSource(format: Self.format, buffers: try await Self.buffers(200, folder: folder))
+        let source = CountingSource(format: Self.format, buffers: try await ToneBuffers.make(200, folder: folder))
         let output = ManualAudioOutput(format: Self.format)
         let renderer = try AudioRenderer(upstream: source, output: output, options: .init(bufferDuration: 0.128))  // 1024 frames
         let control = renderer.control
@@ -98,7 +90,7 @@ final class CountingSource: SampleSource, @unchecked Sendable {
 
     @Test func slowUpstreamCountsUnderrunsAndPlaysSilence() async throws {
         let folder = TemporaryDirectory()
-        let source = CountingSource(format: Self.format, buffers: try await Self.buffers(20, folder: folder))
+        let source = CountingSource(format: Self.format, buffers: try await ToneBuffers.make(20, folder: folder))
         let output = ManualAudioOutput(format: Self.format)
         let renderer = try AudioRenderer(upstream: source, output: output, options: .init(bufferDuration: 0.064))  // 512 frames
         source.released.store(3, ordering: .relaxed)  // 768 frames, then upstream stalls
@@ -134,7 +126,7 @@ final class CountingSource: SampleSource, @unchecked Sendable {
 
     @Test func volumeScalesSamplesInTheCallback() async throws {
         let folder = TemporaryDirectory()
-        let buffers = try await Self.buffers(8, folder: folder)
+        let buffers = try await ToneBuffers.make(8, folder: folder)
         let source = CountingSource(format: Self.format, buffers: buffers)
         let output = ManualAudioOutput(format: Self.format)
         let renderer = try AudioRenderer(upstream: source, output: output, options: .init(volume: 0.5, bufferDuration: 0.064))
