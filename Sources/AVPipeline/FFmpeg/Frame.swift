@@ -40,4 +40,7 @@ final class Frame {
     func unref() { av_frame_unref(pointer) }
 
     var sampleCount: Int { Int(pointer.pointee.nb_samples) }
+
+    /// Whether this frame is the only user of its sample buffers (so writing to them is safe).
+    var isWritable: Bool { av_frame_is_writable(pointer) != 0 }
 }
