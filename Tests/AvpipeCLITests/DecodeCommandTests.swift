@@ -3,9 +3,12 @@ import Testing
 import TestSupport
 
 @Suite struct DecodeCommandTests {
-    @Test func decodeWritesTheSamePCMAsFFmpeg() throws {
+    /// 60 s is ~2800 packets: many batched hand-offs between the decoding and the writing task,
+    /// which is also what makes the sanitizer run see the two threads contend.
+    @Test(arguments: [1, 60])
+    func decodeWritesTheSamePCMAsFFmpeg(seconds: Int) throws {
         let folder = TemporaryDirectory()
-        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1",
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)",
                                  "-ac", "2", "-c:a", "aac", folder.file("in.m4a")])
         let result = try avpipe(["decode", folder.file("in.m4a"), "--out", folder.file("out.wav")])
         #expect(result.status == 0, "\(result.stderrText)")

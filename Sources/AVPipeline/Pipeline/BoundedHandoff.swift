@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The bounded buffer between a producing task and the task that pulls from it: at most `capacity`
 /// items wait in it. The producer suspends when it is full and the consumer when it is empty, so
 /// work ahead never exceeds the bound whatever the consumer's pace. Continuations are always
@@ -40,7 +38,7 @@ final class BoundedHandoff: Sendable {
     let capacity: Int
     private let consumerBatch: Int
     private let producerResume: Int
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     init(capacity: Int, consumerBatch: Int = 1, producerResume: Int? = nil) {
         precondition(capacity > 0 && (1...capacity).contains(consumerBatch))
@@ -49,7 +47,7 @@ final class BoundedHandoff: Sendable {
         self.producerResume = min(max(producerResume ?? capacity - 1, 0), capacity - 1)
         var initial = State()
         initial.items.reserveCapacity(capacity)
-        state = Mutex(initial)
+        state = LockedState(initial)
     }
 
     /// The most items that were ever waiting at once.

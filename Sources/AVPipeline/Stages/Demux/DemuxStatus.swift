@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Demuxer {
     /// Where a demuxer is in its life, as the original series reports it.
     public enum Status: Sendable, Equatable {
@@ -30,7 +28,7 @@ final class DemuxStatusCell: Sendable {
         var status: Demuxer.Status = .unknown
         var openTracks = 0
     }
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     var status: Demuxer.Status { state.withLock { $0.status } }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Read-ahead and I/O statistics of one demuxed track.
 public struct DemuxStatistics: Sendable {
     /// The most packets that may wait between the reader and the consumer (`maxBufferedPacketsPerTrack`).

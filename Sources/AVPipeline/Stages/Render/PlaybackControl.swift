@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Controls a running `AudioRenderer` from any task or thread: pause/resume, stop, volume, and the
 /// play position and counters.
 public final class PlaybackControl: Sendable {
@@ -12,7 +10,7 @@ public final class PlaybackControl: Sendable {
 
     let feed: RenderFeed
     private let output: any AudioOutput
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     init(feed: RenderFeed, output: any AudioOutput) {
         self.feed = feed

@@ -11,7 +11,7 @@ public enum AudioOutputDevices {
 
 /// SDL2's audio subsystem, initialised while at least one user needs it.
 enum SDLAudio {
-    private static let users = Mutex(0)
+    private static let users = LockedState(0)
 
     static func acquire() throws(AVPipelineError) {
         try users.withLock { (count: inout Int) throws(AVPipelineError) in

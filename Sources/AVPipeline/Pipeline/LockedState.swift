@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A value guarded by a pthread mutex; `withLock` is the only way to it.
+///
+/// Used instead of the standard library's `Mutex` for state that threads contend for: on Linux,
+/// `Mutex` takes a contended lock inside the prebuilt Synchronization library (a priority-
+/// inheriting futex the kernel hands over), which ThreadSanitizer cannot see, so every contended
+/// hand-off showed up as a data race. ThreadSanitizer intercepts pthread mutexes.
+final class LockedState<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `value` is only touched between lock and unlock.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        let rc = pthread_mutex_init(mutex, nil)
+        precondition(rc == 0, "pthread_mutex_init failed: \(rc)")
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
