@@ -85,6 +85,19 @@ import TestSupport
         #expect(try Self.packetCount(folder.file("copy.m4a"), "a:0") == Self.packetCount(audio, "a:0"))
     }
 
+    /// The same job as `ffmpeg -c:a copy` writes the same file, byte for byte, with the index at
+    /// either end (what the bench relies on when it compares the two).
+    @Test(arguments: [true, false])
+    func remuxOfADTSIsByteIdenticalToFFmpegCopy(faststart: Bool) throws {
+        let folder = TemporaryDirectory()
+        let (_, audio) = try Self.makeInputs(in: folder)
+        let ours = folder.file("ours.m4a"), theirs = folder.file("theirs.m4a")
+        let result = try avpipe(["remux", audio, ours] + (faststart ? [] : ["--no-faststart"]))
+        #expect(result.status == 0, "\(result.stderrText)")
+        try MediaFactory.ffmpeg(["-v", "error", "-i", audio, "-c:a", "copy"] + (faststart ? ["-movflags", "+faststart"] : []) + [theirs])
+        #expect(try fileBytes(ours) == fileBytes(theirs))
+    }
+
     @Test func remuxAudioOnlyDropsVideo() throws {
         guard Locations.corpusAvailable else { return }
         let folder = TemporaryDirectory()
