@@ -63,6 +63,22 @@ static inline const int32_t *avp_stream_display_matrix(const AVStream *stream) {
 #endif
 }
 
+/// Gives an output stream a display matrix (9 int32 values); 0 or a negative AVERROR.
+static inline int avp_stream_set_display_matrix(AVStream *stream, const int32_t *matrix) {
+#if LIBAVFORMAT_VERSION_INT >= AV_VERSION_INT(60, 15, 100)
+    AVPacketSideData *sd = av_packet_side_data_new(&stream->codecpar->coded_side_data,
+                                                   &stream->codecpar->nb_coded_side_data,
+                                                   AV_PKT_DATA_DISPLAYMATRIX, 9 * sizeof(int32_t), 0);
+    if (!sd) return AVERROR(ENOMEM);
+    memcpy(sd->data, matrix, 9 * sizeof(int32_t));
+#else
+    uint8_t *data = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * sizeof(int32_t));
+    if (!data) return AVERROR(ENOMEM);
+    memcpy(data, matrix, 9 * sizeof(int32_t));
+#endif
+    return 0;
+}
+
 /// The H.264 parser of FFmpeg < 6.1 derives the VUI frame rate with the context's ticks_per_frame,
 /// which the H.264 decoder (not the parser) sets to 2; later versions use 2 themselves.
 static inline void avp_prepare_h264_parser_context(AVCodecContext *context) {

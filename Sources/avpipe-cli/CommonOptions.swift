@@ -17,6 +17,9 @@ struct InputOptions: ParsableArguments {
     @Flag(help: "Let an input open the other local files it names (HLS/DASH playlists, ffconcat lists, image sequences). Off by default: such inputs are refused. Network addresses are never opened.")
     var allowIndirection = false
 
+    @Flag(help: "Refuse an input that ends before its index says (a partial download) instead of using everything intact with a warning.")
+    var strict = false
+
     var policy: InputPolicy { InputPolicy(allowIndirection: allowIndirection) }
-    var demuxerOptions: Demuxer.Options { Demuxer.Options(inputPolicy: policy) }
+    var demuxerOptions: Demuxer.Options { Demuxer.Options(inputPolicy: policy, strict: strict) }
 }

@@ -50,6 +50,7 @@ struct Decode: AsyncParsableCommand {
             let summary = try await decoder.prefetched().resampled(to: request).writeWAV(to: output, overwrite: overwrite,
                                                                              progress: progress.update)
             progress.finish(at: summary.duration)
+            reportTruncations(demuxer.truncations, input: input)
             reportSkippedPackets(decoder.statistics)
         }
     }

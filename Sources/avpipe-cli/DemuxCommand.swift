@@ -63,25 +63,30 @@ struct Demux: AsyncParsableCommand {
         try await CommandRunner.run(logging: logging) {
             let demuxer = try Demuxer(path: input, options: demuxerOptions)
             // Every check that can fail is done before either output is started.
-            let audioSource = try audio.map { path in try AudioOutput.check(demuxer, track: audioTrack, path: path) }
-            let videoSource = try video.map { path in try VideoOutput.check(demuxer, track: videoTrack, path: path) }
+            let audioIndex = try audio.map { path in try AudioOutput.check(demuxer, track: audioTrack, path: path) }
+            let videoIndex = try video.map { path in try VideoOutput.check(demuxer, track: videoTrack, path: path) }
             try await withThrowingTaskGroup(of: String.self) { group in
+                // Both tracks exist before either is read: an input that cannot seek (a pipe) is
+                // read once, for the tracks asked for by then.
+                let audioSource = try audioIndex.map { try demuxer.audioTrack($0).requiring(AAC.self) }
+                let videoSource = try videoIndex.map { try demuxer.videoTrack($0) }
                 // One output draws the progress line: video when there is one, since it is the bulk.
                 if let audio, let audioSource {
                     group.addTask {
-                        try await AudioOutput.write(demuxer, track: audioSource, to: audio, overwrite: overwrite,
+                        try await AudioOutput.write(demuxer, source: audioSource, to: audio, overwrite: overwrite,
                                                     showsProgress: video == nil)
                         return audio
                     }
                 }
                 if let video, let videoSource {
                     group.addTask {
-                        try await VideoOutput.write(demuxer, track: videoSource, to: video, overwrite: overwrite)
+                        try await VideoOutput.write(demuxer, source: videoSource, to: video, overwrite: overwrite)
                         return video
                     }
                 }
                 try await Self.allOrNothing(&group)
             }
+            reportTruncations(demuxer.truncations, input: input)
         }
     }
 
@@ -114,8 +119,8 @@ enum AudioOutput {
         return track
     }
 
-    static func write(_ demuxer: Demuxer, track: Int?, to path: String, overwrite: Bool, showsProgress: Bool) async throws {
-        let source = try demuxer.audioTrack(track).requiring(AAC.self)
+    static func write(_ demuxer: Demuxer, source: AudioCodecNarrowing<DemuxedAudioTrack, AAC>, to path: String,
+                      overwrite: Bool, showsProgress: Bool) async throws {
         let progress = ProgressLine(total: demuxer.info.duration, enabled: showsProgress && isTerminal(2))
         let summary = try await source.writeADTS(to: path, overwrite: overwrite, progress: progress.update)
         progress.finish(at: summary.duration)
@@ -147,8 +152,7 @@ enum VideoOutput {
         return track
     }
 
-    static func write(_ demuxer: Demuxer, track: Int?, to path: String, overwrite: Bool) async throws {
-        let source = try demuxer.videoTrack(track)
+    static func write(_ demuxer: Demuxer, source: DemuxedVideoTrack, to path: String, overwrite: Bool) async throws {
         let progress = ProgressLine(total: demuxer.info.duration)
         let summary = try await source.annexB().writeRawVideo(to: path, overwrite: overwrite, progress: progress.update)
         progress.finish(at: summary.duration)

@@ -53,6 +53,8 @@ struct Mux: AsyncParsableCommand {
             let progress = ProgressLine(total: total)
             let summary = try await muxer.run(progress: progress.update)
             progress.finish(at: summary.duration)
+            if let video, let videoDemuxer { reportTruncations(videoDemuxer.truncations, input: video) }
+            if let audio, let audioDemuxer { reportTruncations(audioDemuxer.truncations, input: audio) }
         }
     }
 }

@@ -61,6 +61,7 @@ struct Play: AsyncParsableCommand {
                 progress.finish(at: nil)
                 throw error
             }
+            reportTruncations(demuxer.truncations, input: input)
             reportSkippedPackets(decoder.statistics)
         }
     }

@@ -24,6 +24,9 @@ struct Remux: AsyncParsableCommand {
     @Flag(help: "Copy only the video track.")
     var videoOnly = false
 
+    @Flag(help: "Drop the file's and the tracks' tags (title, artist, language…); rotation is kept.")
+    var noMetadata = false
+
     @OptionGroup var layout: MuxLayoutOptions
     @OptionGroup var inputOptions: InputOptions
     @OptionGroup var outputOptions: OutputOptions
@@ -43,12 +46,16 @@ struct Remux: AsyncParsableCommand {
         let demuxerOptions = inputOptions.demuxerOptions
         let wantsVideo = !audioOnly && MuxContainer(path: output) != .m4a
         let wantsAudio = !videoOnly
-        let options = layout.options(overwrite: outputOptions.overwrite)
+        let keepsMetadata = !noMetadata
+        let baseOptions = layout.options(overwrite: outputOptions.overwrite)
         try await CommandRunner.run(logging: logging) {
             let demuxer = try Demuxer(path: input, options: demuxerOptions)
             // A track that was asked for explicitly must exist; otherwise take what is there.
             let takeVideo = wantsVideo && (demuxer.info.hasVideo || !wantsAudio)
             let takeAudio = wantsAudio && (demuxer.info.hasAudio || !wantsVideo)
+            var options = baseOptions
+            options.keepsTrackMetadata = keepsMetadata
+            if keepsMetadata { options.metadata = demuxer.info.metadata }
             let muxer = try Muxer(path: output, options: options)
             if takeVideo { try muxer.addVideo(try demuxer.videoTrack(), label: input) }
             if takeAudio { try muxer.addAudio(try demuxer.audioTrack(), label: input) }
@@ -56,6 +63,7 @@ struct Remux: AsyncParsableCommand {
             let progress = ProgressLine(total: demuxer.info.duration)
             let summary = try await muxer.run(progress: progress.update)
             progress.finish(at: summary.duration)
+            reportTruncations(demuxer.truncations, input: input)
         }
     }
 }

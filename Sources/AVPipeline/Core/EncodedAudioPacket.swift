@@ -12,6 +12,8 @@ public struct EncodedAudioFormat: Sendable, CustomStringConvertible {
     public let bitRate: Int?
     /// The time base of the packets' timestamps.
     public let timeBase: Rational
+    /// The track's tags (language, handler name…), carried to a muxer's output.
+    public internal(set) var metadata: [String: String] = [:]
     let parameters: CodecParameters
 
     init(parameters: CodecParameters, timeBase: Rational) {

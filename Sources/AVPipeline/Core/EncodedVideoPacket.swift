@@ -21,6 +21,10 @@ public struct EncodedVideoFormat: Sendable, CustomStringConvertible {
     public let frameRate: Rational?
     /// NAL framing of the packets (meaningful for H.264/H.265).
     public let framing: NALFraming
+    /// The track's tags (language, handler name…), carried to a muxer's output.
+    public internal(set) var metadata: [String: String] = [:]
+    /// The track's display matrix (rotation, mirroring), carried to a muxer's output.
+    var displayMatrix: [Int32]?
     let parameters: CodecParameters
 
     init(parameters: CodecParameters, timeBase: Rational, frameRate: Rational?, framing: NALFraming) {

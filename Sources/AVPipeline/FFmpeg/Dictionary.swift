@@ -22,3 +22,14 @@ func withDictionary<R>(
     }
     return result
 }
+
+/// Every entry of a (possibly nil) `AVDictionary`, such as a file's or a stream's tags.
+func dictionaryEntries(_ dictionary: OpaquePointer?) -> [String: String] {
+    var entries: [String: String] = [:]
+    var entry: UnsafeMutablePointer<AVDictionaryEntry>? = nil
+    while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+        entries[String(cString: next.pointee.key)] = String(cString: next.pointee.value)
+        entry = next
+    }
+    return entries
+}

@@ -32,6 +32,8 @@ final class InputContext {
     private let nestedOpens: NestedOpenGuard
     /// Freed after the format context (custom I/O is never closed by `avformat_close_input`).
     private let io: IOContext
+    /// Where reading the header stopped, before any packet was read.
+    private(set) var headerEnd: Int64 = 0
 
     /// `interrupt` (kept alive by the caller) lets another thread abort blocking calls;
     /// `findStreamInfo: false` skips probing packets, for a second context on an input already probed.
@@ -47,6 +49,7 @@ final class InputContext {
         let url: String?
         switch source {
         case .file(let filePath):
+            let filePath = InputFileCheck.standardInputAliases.contains(filePath) ? "/dev/stdin" : filePath
             try InputFileCheck.verify(filePath)
             url = "file:" + filePath
             var options = ["protocol_whitelist": "file"]
@@ -81,6 +84,7 @@ final class InputContext {
         // here as well would free it twice.
         try nestedOpens.verify(path: path)
         try verifyLimits()
+        headerEnd = readPosition
         if findStreamInfo { try self.findStreamInfo() }
     }
 
@@ -181,6 +185,18 @@ final class InputContext {
     /// Bytes this context has read from its file so far (an I/O statistic, not media bytes).
     var bytesRead: Int64 { pointer.pointee.pb.map { $0.pointee.bytes_read } ?? 0 }
 
+    /// Whether the input can seek (false for a pipe, stdin or a FIFO: it can be read once only).
+    var canSeek: Bool { pointer.pointee.pb.map { ($0.pointee.seekable & 1) != 0 } ?? false }
+
+    /// The byte position the demuxer has read up to.
+    var readPosition: Int64 {
+        guard let pb = pointer.pointee.pb?.pointee else { return 0 }
+        return pb.pos - Int64(pb.buf_end - pb.buf_ptr)
+    }
+
+    /// Whether reading has hit the end of the input (a read error then means the input was cut).
+    var reachedEndOfFile: Bool { pointer.pointee.pb.map { $0.pointee.eof_reached != 0 } ?? false }
+
     /// Whether the stream table is complete after opening (false for MPEG-TS and the like, which
     /// discover streams while reading and need `avformat_find_stream_info`).
     var headerListsAllStreams: Bool { (pointer.pointee.ctx_flags & avp_fmtctx_noheader()) == 0 }
@@ -219,7 +235,13 @@ final class InputContext {
 
 /// What can be said about an input path before FFmpeg sees it, with better words than FFmpeg's.
 enum InputFileCheck {
+    /// Names that mean standard input, as ffmpeg and most Unix tools take them.
+    static let standardInputAliases: Set<String> = ["-", "pipe:", "pipe:0"]
+
     static func verify(_ path: String) throws(AVPipelineError) {
+        if path == "/dev/stdin" && isatty(STDIN_FILENO) == 1 {
+            throw .notReadable(path: path, reason: "standard input is a terminal: pipe a media file into it")
+        }
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { throw .fileNotFound(path: path) }

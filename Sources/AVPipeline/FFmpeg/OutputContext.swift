@@ -47,6 +47,18 @@ final class OutputContext {
         return stream
     }
 
+    /// Sets the file's tags (`stream` nil) or a stream's. The muxer writes the ones its container
+    /// has a place for (and names itself as the file's encoder), as with `ffmpeg -c copy`.
+    func setMetadata(_ tags: [String: String], of stream: UnsafeMutablePointer<AVStream>? = nil) throws(AVPipelineError) {
+        for (key, value) in tags {
+            if let stream {
+                try check(av_dict_set(&stream.pointee.metadata, key, value, 0), "av_dict_set")
+            } else {
+                try check(av_dict_set(&pointer.pointee.metadata, key, value, 0), "av_dict_set")
+            }
+        }
+    }
+
     func writeHeader(options: [String: String] = [:]) throws(AVPipelineError) {
         try withDictionary(options) { dictionary throws(AVPipelineError) in
             try check(avformat_write_header(pointer, dictionary), "avformat_write_header")

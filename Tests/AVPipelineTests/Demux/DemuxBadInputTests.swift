@@ -5,8 +5,8 @@ import TestSupport
 
 @Suite struct DemuxBadInputTests {
     /// Reads every packet of every track; returns the first error.
-    static func readAll(_ path: String) async throws {
-        let demuxer = try Demuxer(path: path)
+    static func readAll(_ path: String, options: Demuxer.Options = .init()) async throws {
+        let demuxer = try Demuxer(path: path, options: options)
         for index in demuxer.info.audioTracks.indices {
             let track = try demuxer.audioTrack(index)
             while try await track.next() != nil {}
@@ -17,7 +17,8 @@ import TestSupport
         }
     }
 
-    @Test func truncatedInsideTheMediaDataIsInvalidDataWithAPosition() async throws {
+    /// In strict mode; by default the intact part is read (`TruncationTests`).
+    @Test func strictlyATruncatedFileIsInvalidDataWithAPosition() async throws {
         let folder = TemporaryDirectory()
         let input = try DemuxMedia.movie(folder.file("in.mp4"), seconds: 3, extraArguments: ["-movflags", "+faststart"])
         let bytes = try fileBytes(input)
@@ -25,7 +26,7 @@ import TestSupport
         let cut = folder.file("cut.mp4")
         try Data(bytes[..<(mdat + (bytes.count - mdat) / 2)]).write(to: URL(fileURLWithPath: cut))
         do {
-            try await Self.readAll(cut)
+            try await Self.readAll(cut, options: .init(strict: true))
             Issue.record("a file cut in half was read without error")
         } catch let error as AVPipelineError {
             guard case .invalidData(let path, let position, _) = error else {
@@ -61,7 +62,7 @@ import TestSupport
         let bytes = try fileBytes(input)
         let cut = folder.file("cut.mp4")
         try Data(bytes[..<(bytes.count - 2000)]).write(to: URL(fileURLWithPath: cut))
-        let demuxer = try Demuxer(path: cut)
+        let demuxer = try Demuxer(path: cut, options: .init(strict: true))
         let video = try demuxer.videoTrack()
         await #expect(throws: AVPipelineError.self) { while try await video.next() != nil {} }
         guard case .failed(.invalidData) = demuxer.status else {

@@ -29,8 +29,11 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
         }
         let filter = try BitstreamFilter(name: name, parameters: input.parameters, timeBase: input.timeBase)
         self.filter = filter
-        outputFormat = EncodedVideoFormat(parameters: try filter.outputParameters(), timeBase: filter.outputTimeBase,
-                                          frameRate: input.frameRate, framing: .annexB)
+        var format = EncodedVideoFormat(parameters: try filter.outputParameters(), timeBase: filter.outputTimeBase,
+                                        frameRate: input.frameRate, framing: .annexB)
+        format.metadata = input.metadata
+        format.displayMatrix = input.displayMatrix
+        outputFormat = format
     }
 
     public func next() async throws -> EncodedVideoPacket<C>? {

@@ -21,16 +21,23 @@ extension Demuxer {
     }
 }
 
-/// The demuxer's status plus the count of tracks still open, updated by its tracks from whatever
-/// task pulls them.
+/// The demuxer's status, the count of tracks still open and the tracks found cut short, updated
+/// by its tracks from whatever task pulls them.
 final class DemuxStatusCell: Sendable {
     private struct State {
         var status: Demuxer.Status = .unknown
         var openTracks = 0
+        var truncations: [Truncation] = []
     }
     private let state = LockedState(State())
 
     var status: Demuxer.Status { state.withLock { $0.status } }
+    var truncations: [Truncation] { state.withLock { $0.truncations } }
+
+    /// A track ended at the last intact packet of a file that was cut.
+    func recordTruncation(_ truncation: Truncation) {
+        state.withLock { $0.truncations.append(truncation) }
+    }
 
     /// A track was created: the demuxer completes only once every created track has ended.
     func trackCreated() {

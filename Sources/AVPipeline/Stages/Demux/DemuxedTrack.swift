@@ -35,7 +35,8 @@ final class DemuxedTrackCore {
         handoff = BoundedHandoff(capacity: demuxer.options.maxBufferedPacketsPerTrack)
         readsInBackground = demuxer.options.readsInBackground
         reader = try TrackReader(source: demuxer.source, policy: demuxer.options.inputPolicy, track: track, streamCount: demuxer.info.tracks.count,
-                                 interrupt: interrupt, counters: counters)
+                                 interrupt: interrupt, counters: counters,
+                                 strict: demuxer.options.strict, status: demuxer.statusCell, shared: demuxer.shared)
         status.trackCreated()
     }
 
@@ -100,7 +101,9 @@ public final class DemuxedAudioTrack: SampleSource {
 
     init(demuxer: Demuxer, track: TrackInfo) throws(AVPipelineError) {
         core = try DemuxedTrackCore(demuxer: demuxer, track: track)
-        outputFormat = EncodedAudioFormat(parameters: demuxer.parameters[track.index], timeBase: track.timeBase)
+        var format = EncodedAudioFormat(parameters: demuxer.parameters[track.index], timeBase: track.timeBase)
+        format.metadata = track.metadata
+        outputFormat = format
     }
 
     public var info: TrackInfo { core.info }
@@ -121,8 +124,11 @@ public final class DemuxedVideoTrack: SampleSource {
     init(demuxer: Demuxer, track: TrackInfo) throws(AVPipelineError) {
         core = try DemuxedTrackCore(demuxer: demuxer, track: track)
         let parameters = demuxer.parameters[track.index]
-        outputFormat = EncodedVideoFormat(parameters: parameters, timeBase: track.timeBase, frameRate: track.frameRate,
-                                          framing: NALFraming.detect(codec: track.codec, extradata: parameters.extradata))
+        var format = EncodedVideoFormat(parameters: parameters, timeBase: track.timeBase, frameRate: track.frameRate,
+                                        framing: NALFraming.detect(codec: track.codec, extradata: parameters.extradata))
+        format.metadata = track.metadata
+        format.displayMatrix = track.displayMatrix
+        outputFormat = format
     }
 
     public var info: TrackInfo { core.info }

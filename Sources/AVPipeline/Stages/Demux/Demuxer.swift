@@ -20,12 +20,17 @@ public final class Demuxer: Sendable {
         public var readsInBackground = false
         /// What opening the input may do (by default: this one local input, nothing it refers to).
         public var inputPolicy: InputPolicy
+        /// A file that ends before its index says (a partial download) fails with `.invalidData`.
+        /// Off by default: a track then ends at its last intact packet, as ffmpeg and Media3 read
+        /// such files, and `Demuxer.truncations` says what is missing.
+        public var strict: Bool
 
         public init(maxBufferedPacketsPerTrack: Int = 3, readsInBackground: Bool = false,
-                    inputPolicy: InputPolicy = .default) {
+                    inputPolicy: InputPolicy = .default, strict: Bool = false) {
             self.maxBufferedPacketsPerTrack = maxBufferedPacketsPerTrack
             self.readsInBackground = readsInBackground
             self.inputPolicy = inputPolicy
+            self.strict = strict
         }
 
         /// Shorthand for `inputPolicy.allowIndirection`: let playlists, concat lists and the like
@@ -38,8 +43,10 @@ public final class Demuxer: Sendable {
 
     public let info: MediaInfo
     public let options: Options
-    /// Where the bytes come from; each consumed track opens it again.
+    /// Where the bytes come from; each consumed track opens it again (when it can seek).
     let source: InputSource
+    /// The probing context, kept for all tracks, when the input cannot seek (a pipe).
+    let shared: SharedInput?
     /// Codec parameters of every stream, in container order (shared read-only with the tracks).
     let parameters: [CodecParameters]
     let interrupt = InterruptFlag()
@@ -74,9 +81,31 @@ public final class Demuxer: Sendable {
         }
         bestAudio = context.bestStream(AVMEDIA_TYPE_AUDIO)
         bestVideo = context.bestStream(AVMEDIA_TYPE_VIDEO)
+        if context.canSeek {
+            shared = nil
+        } else {
+            try Self.verifyReadableOnce(context)
+            shared = SharedInput(context: context)
+        }
+    }
+
+    /// An MP4/MOV whose index (`moov`) comes after its media data was read past that data to find
+    /// the index; without seeking, the data cannot be read any more.
+    private static func verifyReadableOnce(_ context: InputContext) throws(AVPipelineError) {
+        guard context.formatName.hasPrefix("mov,") else { return }
+        let position = context.headerEnd
+        for index in 0..<context.streamCount {
+            let stream = context.stream(index)
+            guard avformat_index_get_entries_count(stream) > 0,
+                  let first = avformat_index_get_entry(stream, 0), first.pointee.pos < position else { continue }
+            throw .unsupportedFormat("'\(context.path)': its index (moov) comes after the media data, which a pipe cannot go back to; read it from a file, or write it with the index first (remux with faststart)")
+        }
     }
 
     public var status: Status { statusCell.status }
+
+    /// The tracks read so far that ended early because the file was cut (never in strict mode).
+    public var truncations: [Truncation] { statusCell.truncations }
 
     /// Stops every track promptly: blocked reads return, pulls throw `.cancelled`, and the status
     /// becomes `.cancelled` (unless it had already completed or failed). Callable from any thread.

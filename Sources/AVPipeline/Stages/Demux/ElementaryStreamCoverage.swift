@@ -10,17 +10,22 @@ struct ElementaryStreamCoverage {
     static let tilingFormats: Set<String> = ["aac", "h264", "hevc"]
 
     private var firstPosition: Int64?
+    private var endPosition: Int64?
     private var coveredBytes: Int64 = 0
 
     mutating func count(position: Int64, size: Int) {
         if firstPosition == nil, position >= 0 { firstPosition = position }
+        if position >= 0 { endPosition = position + Int64(size) }
         coveredBytes += Int64(size)
     }
 
     /// Bytes between the first packet and the end of `path` (less a trailing ID3v1/APE tag) that
-    /// no packet covered.
-    func skippedBytes(in path: String) -> Int64 {
-        guard let firstPosition, let tail = FileTail(path: path) else { return 0 }
+    /// no packet covered. `tailCut`: the file ends inside a frame header, so the bytes after the
+    /// last packet are that cut frame, not skipped damage.
+    func skippedBytes(in path: String, tailCut: Bool = false) -> Int64 {
+        guard let firstPosition else { return 0 }
+        if tailCut { return (endPosition ?? firstPosition) - firstPosition - coveredBytes }
+        guard let tail = FileTail(path: path) else { return 0 }
         return tail.size - tail.trailingTagBytes - firstPosition - coveredBytes
     }
 }

@@ -12,6 +12,8 @@ public struct MediaInfo: Sendable {
     public let bitRate: Int?
     /// Every track in container order.
     public let tracks: [TrackInfo]
+    /// The file's tags (title, artist, album, date, comment…), as FFmpeg names them.
+    public let metadata: [String: String]
 
     public var audioTracks: [TrackInfo] { tracks.filter { $0.kind == .audio } }
     /// Video tracks, cover art excluded.
@@ -35,6 +37,10 @@ public struct TrackInfo: Sendable {
     public let duration: MediaTime?
     public let bitRate: Int?
     public let language: String?
+    /// The track's tags (language, handler name, title…), as FFmpeg names them.
+    public let metadata: [String: String]
+    /// The display matrix as stored (rotation and mirroring), for copying it on.
+    let displayMatrix: [Int32]?
 
     // Audio
     public let sampleRate: Int?
@@ -79,6 +85,8 @@ extension TrackInfo {
             ? MediaTime(ffmpeg: stream.pointee.duration, timeBase: timeBase) : nil
         bitRate = p.declaredBitRate
         language = av_dict_get(stream.pointee.metadata, "language", nil, 0).map { String(cString: $0.pointee.value) }
+        metadata = dictionaryEntries(stream.pointee.metadata)
+        displayMatrix = avp_stream_display_matrix(stream).map { Array(UnsafeBufferPointer(start: $0, count: 9)) }
         let isAudio = kind == .audio
         sampleRate = isAudio && p.sample_rate > 0 ? Int(p.sample_rate) : nil
         channelLayout = isAudio && p.ch_layout.nb_channels > 0 ? ChannelLayout(p.ch_layout) : nil
@@ -130,5 +138,6 @@ extension MediaInfo {
         let rate = context.pointer.pointee.bit_rate
         bitRate = rate > 0 ? Int(rate) : nil
         tracks = (0..<context.streamCount).map { TrackInfo(stream: context.stream($0)) }
+        metadata = dictionaryEntries(context.pointer.pointee.metadata)
     }
 }

@@ -10,7 +10,8 @@ final class TrackCounters: Sendable {
     let reachedEnd = Atomic<Bool>(false)
 }
 
-/// Reads one track through its own libavformat context.
+/// Reads one track through its own libavformat context (or, for an input that cannot seek, through
+/// the one context it shares with the other tracks: `SharedInput`).
 ///
 /// Why a context per track instead of one shared `av_read_frame` loop: containers interleave in
 /// long runs (an MP4 may hold a second of audio packets in a row), so a shared loop that must
@@ -20,41 +21,111 @@ final class TrackCounters: Sendable {
 /// them): extracting the audio of a large movie does not read the video. The cost is one more open
 /// (header parse) per consumed track; inputs are local files, so independent positions are cheap.
 final class TrackReader {
-    private let context: InputContext
+    /// Where the packets come from: a context of the track's own (seekable files), or the one
+    /// context of an input that cannot seek, shared with the other tracks (`SharedInput`).
+    private enum Input {
+        case own(InputContext)
+        case shared(SharedInput)
+
+        var path: String {
+            switch self { case .own(let c): c.path; case .shared(let s): s.path }
+        }
+        var formatName: String {
+            switch self { case .own(let c): c.formatName; case .shared(let s): s.formatName }
+        }
+        var bytesRead: Int64 {
+            switch self { case .own(let c): c.bytesRead; case .shared(let s): s.bytesRead }
+        }
+        var reachedEndOfFile: Bool {
+            switch self { case .own(let c): c.reachedEndOfFile; case .shared(let s): s.reachedEndOfFile }
+        }
+        var canSeek: Bool {
+            if case .own = self { true } else { false }
+        }
+        func read(into packet: Packet, for stream: Int) throws(AVPipelineError) -> Bool {
+            switch self {
+            case .own(let c): try c.read(into: packet)
+            case .shared(let s): try s.read(into: packet, for: stream)
+            }
+        }
+    }
+
+    private let input: Input
     let streamIndex: Int
     private let timeBase: Rational
     private let counters: TrackCounters
     private let interrupt: InterruptFlag
-    /// The container's packet count for the track, when it declares one (MP4 sample tables do):
+    /// The packets the container promises for the track, when it says (MP4 sample tables do):
     /// reaching end of file short of it means the file was cut.
-    private let declaredPackets: Int?
+    private let expectedPackets: Int?
+    /// Where the track's declared duration ends, when the container declares one.
+    private let declaredEnd: MediaTime?
+    /// Whether a cut file is an error (`Demuxer.Options.strict`) or read up to its last intact packet.
+    private let strict: Bool
+    private let status: DemuxStatusCell
+    /// Whether FFmpeg handed over a last packet that the end of the file cut short.
+    private var lastPacketCut = false
+    /// … and whether it was cut inside its header, so no packet covers its bytes.
+    private var headerCut = false
     private var lastTime: MediaTime?
+    private var lastEnd: MediaTime?
     private var packets = 0
     /// Set for raw elementary streams, whose silently skipped bytes only show in the byte count.
     private var coverage: ElementaryStreamCoverage?
+    /// ADTS frames carry their own length: a last frame shorter than it says was cut.
+    private let checksADTSLength: Bool
 
     init(source: InputSource, policy: InputPolicy, track: TrackInfo, streamCount: Int, interrupt: InterruptFlag,
-         counters: TrackCounters) throws(AVPipelineError) {
+         counters: TrackCounters, strict: Bool, status: DemuxStatusCell, shared: SharedInput?) throws(AVPipelineError) {
         self.interrupt = interrupt
         self.counters = counters
+        self.strict = strict
+        self.status = status
         streamIndex = track.index
-        context = try InputContext(source: source, policy: policy, interrupt: interrupt, findStreamInfo: false,
-                                   seeksOverSkippedData: true)
-        // Formats that discover streams while reading (MPEG-TS) and raw streams (whose timing comes
-        // from probing) need the probe; a complete multi-stream header must not be probed, since
-        // probing reads packets of every stream.
-        if !context.headerListsAllStreams || context.streamCount == 1 { try context.findStreamInfo() }
-        guard context.streamCount == streamCount, streamIndex < streamCount,
-              Codec(context.stream(streamIndex).pointee.codecpar.pointee.codec_id) == track.codec else {
-            throw .notAMediaFile(path: source.label, reason: "the file changed while it was open")
+        let stream: UnsafeMutablePointer<AVStream>
+        if let shared {
+            try shared.register(stream: streamIndex)
+            input = .shared(shared)
+            stream = shared.stream(streamIndex)
+        } else {
+            let context = try InputContext(source: source, policy: policy, interrupt: interrupt, findStreamInfo: false,
+                                           seeksOverSkippedData: true)
+            // Formats that discover streams while reading (MPEG-TS) and raw streams (whose timing comes
+            // from probing) need the probe; a complete multi-stream header must not be probed, since
+            // probing reads packets of every stream.
+            if !context.headerListsAllStreams || context.streamCount == 1 { try context.findStreamInfo() }
+            guard context.streamCount == streamCount, streamIndex < streamCount,
+                  Codec(context.stream(streamIndex).pointee.codecpar.pointee.codec_id) == track.codec else {
+                throw .notAMediaFile(path: source.label, reason: "the file changed while it was open")
+            }
+            for other in 0..<context.streamCount where other != streamIndex {
+                context.stream(other).pointee.discard = AVDISCARD_ALL
+            }
+            input = .own(context)
+            stream = context.stream(streamIndex)
         }
-        for other in 0..<context.streamCount where other != streamIndex {
-            context.stream(other).pointee.discard = AVDISCARD_ALL
-        }
-        let stream = context.stream(streamIndex)
-        timeBase = Rational(stream.pointee.time_base)
-        declaredPackets = stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil
-        if ElementaryStreamCoverage.tilingFormats.contains(context.formatName) { coverage = ElementaryStreamCoverage() }
+        let timeBase = Rational(stream.pointee.time_base)
+        self.timeBase = timeBase
+        expectedPackets = Self.expectedPackets(stream, format: input.formatName)
+        let start = stream.pointee.start_time == avp_nopts_value() ? 0 : stream.pointee.start_time
+        declaredEnd = MediaTime(ffmpeg: stream.pointee.duration, timeBase: timeBase)
+            .map { MediaTime(value: start + $0.value, timeBase: timeBase) }
+        if ElementaryStreamCoverage.tilingFormats.contains(input.formatName) { coverage = ElementaryStreamCoverage() }
+        checksADTSLength = input.formatName == "aac"
+    }
+
+    deinit {
+        if case .shared(let shared) = input { shared.unregister(stream: streamIndex) }
+    }
+
+    /// How many packets reading the whole track must give. An MP4/MOV's index is its sample table
+    /// *after* the edit list: samples the edit list leaves out are not presented and not missing (the
+    /// sample count, `nb_frames`, would call a complete file with an edit list truncated). Other
+    /// containers that declare a count give it as `nb_frames`.
+    private static func expectedPackets(_ stream: UnsafeMutablePointer<AVStream>, format: String) -> Int? {
+        guard stream.pointee.nb_frames > 0 else { return nil }  // fragmented MP4: the header does not know
+        if format.hasPrefix("mov,") { return Int(avformat_index_get_entries_count(stream)) }
+        return Int(stream.pointee.nb_frames)
     }
 
     /// Reads packets into `handoff` until the end, an error, or the consumer leaving (the
@@ -93,11 +164,17 @@ final class TrackReader {
         while true {
             let more: Bool
             do {
-                more = try context.read(into: packet)
+                more = try input.read(into: packet, for: streamIndex)
             } catch .invalidData(let path, _, let reason) {
+                // A frame header cut short by the end of the file (raw ADTS reports EIO for it).
+                if !strict && input.reachedEndOfFile {
+                    lastPacketCut = true
+                    headerCut = true
+                    return false
+                }
                 throw .invalidData(path: path, position: lastTime, reason: "\(reason) (after packet \(packets))")
             }
-            counters.bytesRead.store(context.bytesRead, ordering: .relaxed)
+            counters.bytesRead.store(input.bytesRead, ordering: .relaxed)
             guard more else { return false }
             guard packet.streamIndex == streamIndex else {
                 counters.otherTrackPackets.add(1, ordering: .relaxed)
@@ -105,26 +182,61 @@ final class TrackReader {
                 continue
             }
             let time = MediaTime(ffmpeg: packet.pointer.pointee.dts, timeBase: timeBase) ?? lastTime
-            if (packet.pointer.pointee.flags & avp_pkt_flag_corrupt()) != 0 {
-                throw .invalidData(path: context.path, position: time,
-                                   reason: "packet \(packets + 1) is cut short (the file is truncated or damaged)")
+            coverage?.count(position: packet.pointer.pointee.pos, size: packet.size)
+            if isCutShort(packet) {
+                // Cut short at the end of the file is a truncation; anywhere else it is damage.
+                packet.unref()
+                guard try !input.read(into: packet, for: streamIndex) else {
+                    packet.unref()
+                    throw .invalidData(path: input.path, position: time,
+                                       reason: "packet \(packets + 1) is damaged (shorter than the container says)")
+                }
+                if strict {
+                    throw .invalidData(path: input.path, position: time,
+                                       reason: "packet \(packets + 1) is cut short (the file is truncated)")
+                }
+                lastPacketCut = true
+                return false
             }
             packets += 1
-            coverage?.count(position: packet.pointer.pointee.pos, size: packet.size)
             lastTime = time
+            if let pts = MediaTime(ffmpeg: packet.pointer.pointee.pts, timeBase: timeBase) {
+                let end = MediaTime(value: pts.value + max(0, packet.pointer.pointee.duration), timeBase: timeBase)
+                if lastEnd.map({ end > $0 }) ?? true { lastEnd = end }
+            }
             counters.packetsRead.add(1, ordering: .relaxed)
             return true
         }
     }
 
+    /// FFmpeg flags a packet the file ends in the middle of (MP4/MOV, MPEG-TS…); the ADTS demuxer
+    /// passes such a frame on unflagged, but its header still says how long it should be.
+    private func isCutShort(_ packet: Packet) -> Bool {
+        if (packet.pointer.pointee.flags & avp_pkt_flag_corrupt()) != 0 { return true }
+        guard checksADTSLength, packet.size >= 7 else { return false }
+        return packet.withUnsafeBytes { bytes in
+            guard bytes[0] == 0xFF, bytes[1] & 0xF0 == 0xF0 else { return false }
+            let frameLength = Int(bytes[3] & 0x03) << 11 | Int(bytes[4]) << 3 | Int(bytes[5]) >> 5
+            return frameLength > bytes.count
+        }
+    }
+
     private func verifyComplete() throws(AVPipelineError) {
-        if let skipped = coverage?.skippedBytes(in: context.path), skipped > 0 {
-            throw .invalidData(path: context.path, position: nil,
+        if let skipped = coverage?.skippedBytes(in: input.path, tailCut: headerCut || !input.canSeek), skipped > 0 {
+            throw .invalidData(path: input.path, position: nil,
                                reason: "\(skipped) bytes of damaged data were skipped (a frame header is broken); \(packets) packets were readable")
         }
-        if let declaredPackets, packets < declaredPackets {
-            throw .invalidData(path: context.path, position: lastTime,
-                               reason: "the file ends after \(packets) of \(declaredPackets) packets of track \(streamIndex) (truncated)")
+        let short = expectedPackets.map { packets < $0 } ?? false
+        guard short || lastPacketCut else { return }
+        if strict {
+            throw .invalidData(path: input.path, position: lastTime,
+                               reason: "the file ends after \(packets) of \(expectedPackets ?? packets + 1) packets of track \(streamIndex) (truncated)")
         }
+        let missing = declaredEnd.flatMap { declared in
+            lastEnd.map { MediaTime(value: declared.value - $0.value, timeBase: timeBase) }
+        }
+        status.recordTruncation(Truncation(track: streamIndex, packetsRead: packets,
+                                           packetsExpected: expectedPackets.map { max($0, packets + (lastPacketCut ? 1 : 0)) },
+                                           end: lastEnd, missing: missing))
     }
 }

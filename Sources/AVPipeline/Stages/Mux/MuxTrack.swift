@@ -41,9 +41,15 @@ final class MuxTrack {
     private var rawTiming: RawVideoTiming?
     private var rawEnded = false
 
+    /// Tags and display matrix the output stream gets (copied from the input's track).
+    let metadata: [String: String]
+    let displayMatrix: [Int32]?
+
     init(kind: Kind, label: String, source: MuxPacketSource, parameters: CodecParameters, timeBase: Rational,
-         fallbackFrameRate: Rational = Rational(25, 1)) {
+         fallbackFrameRate: Rational = Rational(25, 1), metadata: [String: String] = [:], displayMatrix: [Int32]? = nil) {
         self.kind = kind
+        self.metadata = metadata
+        self.displayMatrix = displayMatrix
         self.fallbackFrameRate = fallbackFrameRate
         self.label = label
         self.source = source

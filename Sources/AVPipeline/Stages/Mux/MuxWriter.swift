@@ -19,13 +19,20 @@ final class MuxWriter {
     private(set) var position: MediaTime?
 
     init(path: String, finalPath: String, container: MuxContainer, tracks: [MuxTrack],
-         muxerOptions: [String: String]) throws(AVPipelineError) {
+         metadata: [String: String], muxerOptions: [String: String]) throws(AVPipelineError) {
         self.finalPath = finalPath
         self.tracks = tracks
         context = try OutputContext(formatName: container.muxerName, path: path)
+        try context.setMetadata(metadata)
         var streams: [UnsafeMutablePointer<AVStream>] = []
         for track in tracks {
-            streams.append(try context.addStream(parameters: track.parameters, timeBase: track.timeBase))
+            let stream = try context.addStream(parameters: track.parameters, timeBase: track.timeBase)
+            try context.setMetadata(track.metadata, of: stream)
+            if let matrix = track.displayMatrix {
+                try check(matrix.withUnsafeBufferPointer { avp_stream_set_display_matrix(stream, $0.baseAddress) },
+                          "set display matrix")
+            }
+            streams.append(stream)
         }
         self.streams = streams
         stats = Array(repeating: Stats(), count: tracks.count)

@@ -29,10 +29,18 @@ public final class Muxer {
         public var overwrite: Bool
         /// Write no faster than real time, like a live recording (the media's own clock paces it).
         public var realtime: Bool
+        /// The file's tags (title, artist, album…; FFmpeg's names), e.g. an input's `MediaInfo.metadata`.
+        public var metadata: [String: String]
+        /// Give each output track its input's tags (language, handler name…); the display matrix
+        /// (rotation, mirroring) is always kept, since it is how the picture is meant to be shown.
+        public var keepsTrackMetadata: Bool
 
         public init(container: MuxContainer? = nil, faststart: Bool = true, fragmented: Bool = false,
-                    fragmentDuration: MediaTime = .seconds(1), overwrite: Bool = false, realtime: Bool = false) {
+                    fragmentDuration: MediaTime = .seconds(1), overwrite: Bool = false, realtime: Bool = false,
+                    metadata: [String: String] = [:], keepsTrackMetadata: Bool = true) {
             self.realtime = realtime
+            self.metadata = metadata
+            self.keepsTrackMetadata = keepsTrackMetadata
             self.container = container
             self.faststart = faststart
             self.fragmented = fragmented
@@ -68,7 +76,8 @@ public final class Muxer {
     where Upstream.Buffer == EncodedAudioPacket<C> {
         let format = source.outputFormat
         return try add(MuxTrack(kind: .audio, label: label ?? "audio track \(tracks.count + 1)",
-                                source: AudioMuxSource(source), parameters: format.parameters, timeBase: format.timeBase))
+                                source: AudioMuxSource(source), parameters: format.parameters, timeBase: format.timeBase,
+                                metadata: options.keepsTrackMetadata ? format.metadata : [:]))
     }
 
     /// Adds an encoded video stream (Annex B or length-prefixed H.264/H.265, …); returns its track index.
@@ -86,7 +95,8 @@ public final class Muxer {
         let format = source.outputFormat
         return try add(MuxTrack(kind: .video, label: label ?? "video track \(tracks.count + 1)",
                                 source: VideoMuxSource(source), parameters: format.parameters, timeBase: format.timeBase,
-                                fallbackFrameRate: fallbackFrameRate))
+                                fallbackFrameRate: fallbackFrameRate, metadata: options.keepsTrackMetadata ? format.metadata : [:],
+                                displayMatrix: format.displayMatrix))
     }
 
     private func add(_ track: MuxTrack) throws -> Int {
@@ -115,7 +125,7 @@ public final class Muxer {
         }
 
         let writer = try MuxWriter(path: file.temporaryPath, finalPath: path, container: container,
-                                   tracks: tracks, muxerOptions: muxerOptions)
+                                   tracks: tracks, metadata: options.metadata, muxerOptions: muxerOptions)
         do {
             try await interleave(&queue, into: writer, progress: progress)
         } catch AVPipelineError.cancelled where options.fragmented {
