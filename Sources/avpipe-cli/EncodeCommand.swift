@@ -57,7 +57,7 @@ struct Encode: AsyncParsableCommand {
     func run() async throws {
         let (input, output, container, bitrate, overwrite) = (input, output, container!, bitrate, outputOptions.overwrite)
         let captureOptions = FileCapture.Options(chunkFrames: chunkFrames, realtime: realtime,
-                                                 inputPolicy: inputOptions.policy)
+                                                 inputPolicy: inputOptions.policy, strict: inputOptions.strict)
         try await CommandRunner.run(logging: logging) {
             let capture = try FileCapture(path: input, options: captureOptions)
             let encoder = try capture.encodeAAC(.init(bitrate: bitrate))
@@ -71,6 +71,7 @@ struct Encode: AsyncParsableCommand {
                                                      overwrite: overwrite, progress: progress.update)
             }
             progress.finish(at: summary.duration)
+            reportTruncations(capture.truncation.map { [$0] } ?? [], input: input)
         }
     }
 }

@@ -63,19 +63,40 @@ import TestSupport
     }
 
     /// Cut mid-sample (the decoder sees a partial sample) and on a sample boundary (the data chunk
-    /// promises more than the file holds): both are a truncated file.
+    /// promises more than the file holds): both are a truncated file, an error in strict mode…
     @Test(arguments: [1, 0])
-    func truncatedWAVIsInvalidData(extraByte: Int) async throws {
+    func truncatedWAVIsInvalidDataInStrictMode(extraByte: Int) async throws {
         let folder = TemporaryDirectory()
         let wav = try MediaFactory.tone(folder.file("in.wav"), seconds: 1)
         let bytes = try fileBytes(wav)
         try Data(bytes.prefix(bytes.count / 8 * 4 + extraByte)).write(to: URL(fileURLWithPath: folder.file("cut.wav")))
-        let capture = try FileCapture(path: folder.file("cut.wav"))
+        let capture = try FileCapture(path: folder.file("cut.wav"), options: .init(strict: true))
         await #expect {
             _ = try await Self.drain(capture)
         } throws: { error in
             guard case AVPipelineError.invalidData(let path, _, let reason) = error else { return false }
             return path.hasSuffix("cut.wav") && reason.contains("truncated")
+        }
+    }
+
+    /// … and by default the whole sample frames that are there, with the cut reported.
+    @Test(arguments: [1, 3, 0])
+    func truncatedWAVDeliversEveryWholeSampleFrame(extraBytes: Int) async throws {
+        let folder = TemporaryDirectory()
+        let wav = try MediaFactory.tone(folder.file("in.wav"), seconds: 1, channels: 2)  // s16 stereo: 4-byte frames
+        let bytes = try fileBytes(wav)
+        let headerSize = bytes.count - 44_100 * 4
+        let keptFrames = 10_000
+        try Data(bytes.prefix(headerSize + keptFrames * 4 + extraBytes)).write(to: URL(fileURLWithPath: folder.file("cut.wav")))
+        let capture = try FileCapture(path: folder.file("cut.wav"))
+        var frames = 0
+        while let buffer = try await capture.next() { frames += buffer.frameCount }
+        #expect(frames == keptFrames)
+        // Cut on a frame boundary, the file looks whole to FFmpeg's WAV demuxer (it trims the
+        // declared data size to the file); cut inside a frame, the cut shows.
+        if extraBytes > 0 {
+            #expect(capture.truncation?.packetsRead == keptFrames)
+            #expect(capture.truncation?.unit == .sampleFrames)
         }
     }
 

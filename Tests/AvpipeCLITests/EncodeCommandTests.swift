@@ -60,7 +60,7 @@ import TestSupport
             let bytes = try fileBytes(d.file("full.wav"))
             try Data(bytes.prefix(bytes.count / 2 + 1)).write(to: URL(fileURLWithPath: d.file("cut.wav")))
             try FileManager.default.removeItem(atPath: d.file("full.wav"))
-            return ["--in", d.file("cut.wav"), "--out", d.file("o.aac")]
+            return ["--in", d.file("cut.wav"), "--out", d.file("o.aac"), "--strict"]  // by default salvaged
         }, exitCode: 66, mentions: "cut.wav"),
         BadCase(name: "directory as input", arrange: { d in
             try FileManager.default.createDirectory(atPath: d.file("dir.wav"), withIntermediateDirectories: false)

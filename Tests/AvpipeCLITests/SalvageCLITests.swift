@@ -73,6 +73,19 @@ import TestSupport
         #expect(theirs.count - ours.count <= 2 * 1024 * 2, "at most the broken packet's samples (and its decoder delay) more")
     }
 
+    /// A WAV copy that stopped half way encodes what is there, with the warning.
+    @Test func encodeOfACutWAVEncodesTheAudioThatIsThere() throws {
+        let folder = TemporaryDirectory()
+        let wav = try MediaFactory.tone(folder.file("in.wav"), seconds: 4, channels: 1)
+        let download = try PartialDownload(wav, fraction: 0.5, as: folder.file("cut.wav"))
+        let keptSeconds = Double((download.cutLength - 44) / 2) / 44_100
+        let result = try avpipe(["encode", "--in", download.cutFile, "--out", folder.file("o.m4a")])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(Self.warnings(result).count == 1 && result.stderrText.contains("sample frames"), "\(result.stderrText)")
+        let duration = try #require(try Probe.run(folder.file("o.m4a")).duration)
+        #expect(abs(duration - keptSeconds) < 2 * 1024 / 44_100.0, "\(duration) s encoded of \(keptSeconds) s kept")
+    }
+
     /// avpipe's own M4A of 146,433 samples has an edit list that presents 144 of its 145 packets.
     @Test func ourOwnEncodeWithAnEditListDecodesWithoutAWarning() throws {
         let folder = TemporaryDirectory()

@@ -13,11 +13,16 @@ public final class FileCapture: SampleSource {
         public var realtime: Bool = false
         /// What opening the file may do (by default: this one local file, nothing it refers to).
         public var inputPolicy: InputPolicy = .default
+        /// A WAV cut short (a partial copy) fails with `.invalidData`. Off by default: the audio that
+        /// is there is delivered, up to the last whole sample frame, and `truncation` says what is missing.
+        public var strict: Bool = false
 
-        public init(chunkFrames: Int = 1024, realtime: Bool = false, inputPolicy: InputPolicy = .default) {
+        public init(chunkFrames: Int = 1024, realtime: Bool = false, inputPolicy: InputPolicy = .default,
+                    strict: Bool = false) {
             self.chunkFrames = chunkFrames
             self.realtime = realtime
             self.inputPolicy = inputPolicy
+            self.strict = strict
         }
     }
 
@@ -25,6 +30,8 @@ public final class FileCapture: SampleSource {
     public let outputFormat: AudioFormat
     /// Total length when the file declares it.
     public let duration: MediaTime?
+    /// Set at the end when the file held less audio than it declares (never in strict mode).
+    public private(set) var truncation: Truncation?
 
     private let options: Options
     private let input: InputContext
@@ -34,8 +41,11 @@ public final class FileCapture: SampleSource {
     private let packet: Packet
     private let frame: Frame
     private let declaredFrames: Int64?
+    /// Bytes per sample frame: a packet that is not whole frames is the one the end of the file cut.
+    private let blockAlign: Int
     private var framesOut: Int64 = 0
     private var inputEnded = false
+    private var cutMidSample = false
     private var startInstant: ContinuousClock.Instant?
 
     public init(path: String, options: Options = Options()) throws {
@@ -57,6 +67,7 @@ public final class FileCapture: SampleSource {
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw AVPipelineError.unsupportedCodec("\(codecID): FFmpeg has no decoder for it")
         }
+        blockAlign = Int(parameters.pointee.block_align)
         decoder = try CodecContext(codec: codec)
         try check(avcodec_parameters_to_context(decoder.pointer, parameters), "avcodec_parameters_to_context")
         try decoder.open()
@@ -113,6 +124,11 @@ public final class FileCapture: SampleSource {
             if !gotPacket { packet.unref() }
         }
         defer { packet.unref() }
+        if !options.strict, blockAlign > 0, packet.size % blockAlign != 0 {
+            // The last packet of a file cut mid-sample: keep its whole sample frames.
+            packet.pointer.pointee.size -= Int32(packet.size % blockAlign)
+            cutMidSample = true
+        }
         do {
             _ = try decoder.send(packet: packet.pointer)
             try drainDecoder()
@@ -141,10 +157,17 @@ public final class FileCapture: SampleSource {
 
     /// A WAV whose data chunk promises more audio than the file holds was cut short.
     private func verifyComplete() throws(AVPipelineError) {
-        guard let declaredFrames, framesOut < declaredFrames else { return }
-        let missing = MediaTime(value: declaredFrames - framesOut, timeBase: outputFormat.sampleTimeBase)
-        throw .invalidData(path: path, position: position,
-                           reason: "file is truncated: \(String(format1: missing.seconds)) s of declared audio missing")
+        let short = declaredFrames.map { framesOut < $0 } ?? false
+        guard short || cutMidSample, truncation == nil else { return }
+        let missing = short ? declaredFrames.map { MediaTime(value: $0 - framesOut, timeBase: outputFormat.sampleTimeBase) } : nil
+        if options.strict {
+            throw .invalidData(path: path, position: position,
+                               reason: "file is truncated: \(String(format1: missing?.seconds ?? 0)) s of declared audio missing")
+        }
+        // FFmpeg's WAV demuxer trims the declared length to what the file holds, so a cut often
+        // shows only as a last sample frame cut short.
+        truncation = Truncation(track: streamIndex, packetsRead: Int(framesOut), packetsExpected: short ? declaredFrames.map(Int.init) : nil,
+                                end: position, missing: missing, unit: .sampleFrames)
     }
 
     private func paceUntil(frames: Int64) async throws {
