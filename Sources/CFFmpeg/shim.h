@@ -15,6 +15,7 @@
 #include <libavutil/log.h>
 #include <libavutil/mathematics.h>
 #include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
 #include <libavutil/samplefmt.h>
 #include <libswresample/swresample.h>
 
@@ -78,6 +79,37 @@ static inline int avp_stream_set_display_matrix(AVStream *stream, const int32_t 
 #endif
     return 0;
 }
+
+/// A decoded frame's duration in its time base (FFmpeg 6.0 renamed pkt_duration to duration).
+static inline int64_t avp_frame_duration(const AVFrame *frame) {
+#if LIBAVUTIL_VERSION_MAJOR >= 58
+    return frame->duration;
+#else
+    return frame->pkt_duration;
+#endif
+}
+
+/// Whether a decoded picture is a keyframe (FFmpeg 6.1 moved key_frame into flags).
+static inline int avp_frame_is_key(const AVFrame *frame) {
+#ifdef AV_FRAME_FLAG_KEY
+    return (frame->flags & AV_FRAME_FLAG_KEY) != 0;
+#else
+    return frame->key_frame;
+#endif
+}
+
+/// Whether a decoded picture is interlaced, and its top field first (FFmpeg 6.1 moved both into flags).
+static inline int avp_frame_field_order(const AVFrame *frame) {
+#ifdef AV_FRAME_FLAG_INTERLACED
+    if (!(frame->flags & AV_FRAME_FLAG_INTERLACED)) return AV_FIELD_PROGRESSIVE;
+    return (frame->flags & AV_FRAME_FLAG_TOP_FIELD_FIRST) ? AV_FIELD_TT : AV_FIELD_BB;
+#else
+    if (!frame->interlaced_frame) return AV_FIELD_PROGRESSIVE;
+    return frame->top_field_first ? AV_FIELD_TT : AV_FIELD_BB;
+#endif
+}
+
+static inline int avp_thread_frame_and_slice(void) { return FF_THREAD_FRAME | FF_THREAD_SLICE; }
 
 /// The H.264 parser of FFmpeg < 6.1 derives the VUI frame rate with the context's ticks_per_frame,
 /// which the H.264 decoder (not the parser) sets to 2; later versions use 2 themselves.

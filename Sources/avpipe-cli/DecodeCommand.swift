@@ -4,15 +4,23 @@ import AVPipeline
 /// `avpipe decode`: the audio track of any file libavformat reads → PCM WAV.
 struct Decode: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Decode the audio track of a media file to a PCM WAV file.",
-        discussion: "Example: avpipe decode input.mp4 --out out.wav --sample-format s16 --rate 48000 --channels 2"
+        abstract: "Decode the audio track of a media file to a PCM WAV file, and/or its video track to pictures.",
+        discussion: """
+        Examples: avpipe decode input.mp4 --out out.wav --sample-format s16 --rate 48000 --channels 2
+                  avpipe decode input.mp4 --video out.y4m          (YUV4MPEG2, as ffmpeg -f yuv4mpegpipe)
+                  avpipe decode input.mkv --video out.yuv --out out.wav
+        A .yuv file holds bare planes: the pixel format and size are printed for the reader.
+        """
     )
 
     @Argument(help: ArgumentHelp("Media file to decode (MP4, M4A, ADTS .aac, MKV, MPEG-TS, …).", valueName: "input"))
     var input: String
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("WAV file to write.", valueName: "file"))
-    var output: String
+    @Option(name: .customLong("out"), help: ArgumentHelp("WAV file to write the audio to.", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Picture file to write the video to: .y4m (YUV4MPEG2) or .yuv (raw planes).", valueName: "file"))
+    var video: String?
 
     @Option(help: ArgumentHelp("Sample format of the WAV: u8, s16, s32, flt or dbl.", valueName: "format"))
     var sampleFormat: String = "s16"
@@ -35,30 +43,69 @@ struct Decode: AsyncParsableCommand {
         }
         if let rate, !(1...768_000).contains(rate) { throw ValidationError("--rate must be between 1 and 768000 (got \(rate))") }
         if let channels, !(1...64).contains(channels) { throw ValidationError("--channels must be between 1 and 64 (got \(channels))") }
-        try OutputPaths.ensureDistinct(input: input, output: output)
+        guard output != nil || video != nil else { throw ValidationError("nothing to do: pass --out (audio) and/or --video") }
+        if let output { try OutputPaths.ensureDistinct(input: input, output: output) }
+        if let video {
+            guard ["y4m", "yuv"].contains(OutputPaths.fileExtension(video)) else {
+                throw ValidationError("--video writes pictures: name the file .y4m or .yuv (got '\(video)')")
+            }
+            try OutputPaths.ensureDistinct(input: input, output: video)
+            if video == output { throw ValidationError("--out and --video name the same file") }
+        }
     }
 
     func run() async throws {
-        let (input, output, overwrite, demuxerOptions) = (input, output, outputOptions.overwrite, inputOptions.demuxerOptions)
+        let (input, output, video, overwrite, demuxerOptions) = (input, output, video, outputOptions.overwrite, inputOptions.demuxerOptions)
         let request = AudioFormatRequest(sampleFormat: SampleFormat(rawValue: sampleFormat)!.packed, sampleRate: rate,
                                          channelLayout: channels.map { ChannelLayout.default(channelCount: $0) })
         try await CommandRunner.run(logging: logging) {
             let demuxer = try Demuxer(path: input, options: demuxerOptions)
-            let decoder = try demuxer.audioTrack().decodeAudio()
-            let progress = ProgressLine(total: demuxer.info.duration)
-            // Decoding on one core, conversion and writing on the other (600 s to 48 kHz: 459 → 335 ms).
-            let summary = try await decoder.prefetched().resampled(to: request).writeWAV(to: output, overwrite: overwrite,
-                                                                             progress: progress.update)
-            progress.finish(at: summary.duration)
+            try await withThrowingTaskGroup(of: String.self) { group in
+                // Every track is asked for before any is read (an input that cannot seek is read once).
+                let audioDecoder = try output.map { _ in try demuxer.audioTrack().decodeAudio() }
+                let videoDecoder = try video.map { _ in try demuxer.videoTrack().decodeVideo() }
+                if let output, let audioDecoder {
+                    group.addTask {
+                        let progress = ProgressLine(total: demuxer.info.duration, enabled: video == nil && isTerminal(2))
+                        // Decoding on one core, conversion and writing on the other (600 s to 48 kHz: 459 → 335 ms).
+                        let summary = try await audioDecoder.prefetched().resampled(to: request)
+                            .writeWAV(to: output, overwrite: overwrite, progress: progress.update)
+                        progress.finish(at: summary.duration)
+                        reportSkippedPackets(audioDecoder.statistics)
+                        return output
+                    }
+                }
+                if let video, let videoDecoder {
+                    group.addTask {
+                        let progress = ProgressLine(total: demuxer.info.duration)
+                        let writer = try VideoFrameWriter(upstream: videoDecoder, path: video, overwrite: overwrite)
+                        let summary = try await writer.run(progress: progress.update)
+                        progress.finish(at: summary.duration)
+                        if writer.container == .rawYUV, let format = writer.writtenFormat {
+                            printNotice("\(video): raw \(format.pixelFormat) \(format.width)x\(format.height) pictures (ffplay -f rawvideo -pixel_format \(format.pixelFormat) -video_size \(format.width)x\(format.height) \(video))")
+                        }
+                        reportSkippedPackets(videoDecoder.statistics)
+                        return video
+                    }
+                }
+                try await allOrNothing(&group)
+            }
             reportTruncations(demuxer.truncations, input: input)
-            reportSkippedPackets(decoder.statistics)
         }
     }
 }
 
-/// One warning line when the decoder skipped damaged packets (the run still succeeds).
+/// One warning line when a decoder skipped damaged packets (the run still succeeds).
 func reportSkippedPackets(_ statistics: AudioDecoderStatistics) {
-    guard statistics.skippedPackets > 0 else { return }
-    let plural = statistics.skippedPackets == 1 ? "" : "s"
-    printWarning("skipped \(statistics.skippedPackets) damaged packet\(plural) (first \(statistics.firstSkip ?? "unknown"))")
+    reportSkippedPackets(statistics.skippedPackets, first: statistics.firstSkip, kind: "audio")
+}
+
+func reportSkippedPackets(_ statistics: VideoDecoderStatistics) {
+    reportSkippedPackets(statistics.skippedPackets, first: statistics.firstSkip, kind: "video")
+}
+
+private func reportSkippedPackets(_ count: Int, first: String?, kind: String) {
+    guard count > 0 else { return }
+    let plural = count == 1 ? "" : "s"
+    printWarning("skipped \(count) damaged \(kind) packet\(plural) (first \(first ?? "unknown"))")
 }

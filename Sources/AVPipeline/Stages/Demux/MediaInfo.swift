@@ -111,6 +111,10 @@ extension TrackInfo {
     /// Clockwise rotation (multiple of 90) and mirroring from the stream's display matrix.
     static func orientation(of stream: UnsafePointer<AVStream>) -> (rotation: Int, mirrored: Bool) {
         guard let matrix = avp_stream_display_matrix(stream) else { return (0, false) }
+        return orientation(matrix: matrix)
+    }
+
+    static func orientation(matrix: UnsafePointer<Int32>) -> (rotation: Int, mirrored: Bool) {
         let counterClockwise = av_display_rotation_get(matrix)
         guard counterClockwise.isFinite else { return (0, false) }
         let clockwise = Int((-counterClockwise / 90).rounded()) * 90

@@ -21,11 +21,22 @@ final class SingleStreamFileWriter {
     private var bytes = 0
     private var end: MediaTime?
 
-    init(path: String, muxer: String, overwrite: Bool, parameters: CodecParameters, timeBase: Rational,
-         muxerOptions: [String: String] = [:]) throws(AVPipelineError) {
-        file = try AtomicOutputFile(path: path, overwrite: overwrite)
+    convenience init(path: String, muxer: String, overwrite: Bool, parameters: CodecParameters, timeBase: Rational,
+                     muxerOptions: [String: String] = [:]) throws(AVPipelineError) {
+        try self.init(file: AtomicOutputFile(path: path, overwrite: overwrite), muxer: muxer, parameters: parameters,
+                      timeBase: timeBase, muxerOptions: muxerOptions)
+    }
+
+    /// Writes into `file`, made (and so checked) earlier: when the stream's parameters are only
+    /// known once its first buffer has been produced.
+    init(file: AtomicOutputFile, muxer: String, parameters: CodecParameters, timeBase: Rational,
+         muxerOptions: [String: String] = [:], copiesSampleAspectRatio: Bool = false) throws(AVPipelineError) {
+        let path = file.finalPath
+        self.file = file
         context = try OutputContext(formatName: muxer, path: file.temporaryPath)
         stream = try context.addStream(parameters: parameters, timeBase: timeBase)
+        // Picture muxers (y4m) read the pixel shape from the stream, not its codec parameters.
+        if copiesSampleAspectRatio { stream.pointee.sample_aspect_ratio = parameters.pointer.pointee.sample_aspect_ratio }
         sourceTimeBase = timeBase
         do {
             try context.writeHeader(options: muxerOptions)

@@ -1,0 +1,80 @@
+internal import CFFmpeg
+
+/// A pixel layout, by FFmpeg's name for it (`yuv420p`, `nv12`, `yuv420p10le`, `rgb24`…).
+public struct PixelFormat: Hashable, Sendable, CustomStringConvertible {
+    let rawValue: Int32
+
+    init(_ value: AVPixelFormat) { rawValue = value.rawValue }
+
+    /// The format FFmpeg names `name`; nil when it has none of that name.
+    public init?(name: String) {
+        let value = av_get_pix_fmt(name)
+        guard value != AV_PIX_FMT_NONE else { return nil }
+        self.init(value)
+    }
+
+    public static let yuv420p = PixelFormat(AV_PIX_FMT_YUV420P)
+    public static let nv12 = PixelFormat(AV_PIX_FMT_NV12)
+    public static let rgb24 = PixelFormat(AV_PIX_FMT_RGB24)
+
+    var avValue: AVPixelFormat { AVPixelFormat(rawValue: rawValue) }
+
+    public var name: String { av_get_pix_fmt_name(avValue).map { String(cString: $0) } ?? "unknown" }
+    public var description: String { name }
+
+    /// Bits per component of the first plane (8 for yuv420p, 10 for yuv420p10le).
+    public var bitDepth: Int { av_pix_fmt_desc_get(avValue).map { Int($0.pointee.comp.0.depth) } ?? 0 }
+    /// Number of planes the pictures are stored in.
+    public var planeCount: Int { Int(av_pix_fmt_count_planes(avValue)) }
+}
+
+/// How decoded pictures look: size, pixel layout, shape of the pixels, colour description, and how
+/// the track says to show them (rotation, mirroring). Times are in `timeBase`.
+public struct VideoFormat: Hashable, Sendable, CustomStringConvertible {
+    public var pixelFormat: PixelFormat
+    /// Coded (stored) size, before rotation.
+    public var width: Int
+    public var height: Int
+    /// Shape of one pixel (1:1 for square pixels); nil when the stream does not say.
+    public var sampleAspectRatio: Rational?
+    /// FFmpeg's names: `tv`/`pc` range, `bt709`/`bt2020nc`… matrix, primaries and transfer; nil when unspecified.
+    public var colorRange: String?
+    public var colorSpace: String?
+    public var colorPrimaries: String?
+    public var colorTransfer: String?
+    /// Clockwise rotation to apply for display (0, 90, 180, 270) and whether to mirror first.
+    public var rotation: Int
+    public var isMirrored: Bool
+    public var timeBase: Rational
+    /// The stream's frame rate, when known (pictures may still be timed irregularly).
+    public var frameRate: Rational?
+
+    /// Display size: the coded size rotated (width and height swap at 90° and 270°).
+    public var displayWidth: Int { rotation == 90 || rotation == 270 ? height : width }
+    public var displayHeight: Int { rotation == 90 || rotation == 270 ? width : height }
+
+    public var description: String {
+        var text = "\(pixelFormat) \(width)x\(height)"
+        if let sampleAspectRatio, sampleAspectRatio != Rational(1, 1) { text += " SAR \(sampleAspectRatio.numerator):\(sampleAspectRatio.denominator)" }
+        if let colorSpace { text += " \(colorSpace)" }
+        if let colorRange { text += "/\(colorRange)" }
+        if rotation != 0 { text += ", rotated \(rotation)°" }
+        if isMirrored { text += ", mirrored" }
+        return text
+    }
+}
+
+extension VideoFormat {
+    /// The picture-level facts of `frame`, with the stream-level ones (`timeBase`, rotation…) of `stream`.
+    init(frame f: AVFrame, stream: VideoFormat) {
+        self = stream
+        pixelFormat = PixelFormat(AVPixelFormat(rawValue: f.format))
+        width = Int(f.width)
+        height = Int(f.height)
+        sampleAspectRatio = f.sample_aspect_ratio.num > 0 && f.sample_aspect_ratio.den > 0 ? Rational(f.sample_aspect_ratio) : nil
+        colorRange = f.color_range == AVCOL_RANGE_UNSPECIFIED ? nil : av_color_range_name(f.color_range).map { String(cString: $0) }
+        colorSpace = f.colorspace == AVCOL_SPC_UNSPECIFIED ? nil : av_color_space_name(f.colorspace).map { String(cString: $0) }
+        colorPrimaries = f.color_primaries == AVCOL_PRI_UNSPECIFIED ? nil : av_color_primaries_name(f.color_primaries).map { String(cString: $0) }
+        colorTransfer = f.color_trc == AVCOL_TRC_UNSPECIFIED ? nil : av_color_transfer_name(f.color_trc).map { String(cString: $0) }
+    }
+}

@@ -1,0 +1,177 @@
+internal import CFFmpeg
+
+/// What a `VideoDecoder` has done so far.
+public struct VideoDecoderStatistics: Sendable {
+    public var packets = 0
+    public var frames = 0
+    /// Packets the decoder rejected as damaged and skipped.
+    public var skippedPackets = 0
+    /// Where and why the first packet was skipped, for a one-line report.
+    public var firstSkip: String?
+}
+
+/// Decodes encoded video packets (H.264, HEVC, VP9, AV1, MPEG-4…: whatever the system's libavcodec
+/// decodes) to pictures.
+///
+/// Decoding is threaded on every core (frame and slice threads, `thread_count = 0`), as
+/// `ffmpeg -threads 0` does. The decoder's delayed pictures (B-frame reordering, frame threads) all
+/// come out at end of stream. A packet the decoder rejects is skipped and counted in `statistics`
+/// (pictures continue after it, as players do); only a stream that yields nothing but errors fails.
+/// Pictures are handed on as decoded, refcounted: nothing is copied or converted here.
+public final class VideoDecoder<Upstream: SampleSource, C: VideoCodecKind>: SampleSource
+where Upstream.Buffer == EncodedVideoPacket<C> {
+    public typealias Buffer = VideoFrame
+    public typealias Statistics = VideoDecoderStatistics
+
+    /// The stream's declared picture format; each `VideoFrame` carries its own (sizes can change).
+    public let outputFormat: VideoFormat
+    public let inputFormat: EncodedVideoFormat
+    public private(set) var statistics = Statistics()
+
+    /// Consecutive failures, with nothing decoded yet, after which the stream is declared undecodable.
+    private static var failureLimit: Int { 32 }
+
+    private let upstream: Upstream
+    private let decoder: CodecContext
+    private var pending: Frame?
+    private var consecutiveFailures = 0
+    private var upstreamEnded = false
+
+    /// `threads`: 0 lets FFmpeg use every core; 1 decodes on the pulling task only.
+    public init(upstream: Upstream, threads: Int = 0) throws {
+        self.upstream = upstream
+        let format = upstream.outputFormat
+        inputFormat = format
+        guard let codec = avcodec_find_decoder(format.codec.avID) else {
+            throw AVPipelineError.unsupportedCodec("\(format.codec): this FFmpeg build has no decoder for it")
+        }
+        guard threads >= 0, threads <= 256 else {
+            throw AVPipelineError.invalidOption(name: "decoder threads", value: "\(threads)", reason: "must be between 0 (all cores) and 256")
+        }
+        decoder = try CodecContext(codec: codec)
+        let context = decoder.pointer
+        try check(avcodec_parameters_to_context(context, format.parameters.pointer), "avcodec_parameters_to_context")
+        context.pointee.pkt_timebase = format.timeBase.avValue
+        context.pointee.thread_count = Int32(threads)
+        context.pointee.thread_type = avp_thread_frame_and_slice()
+        do {
+            try decoder.open()
+        } catch {
+            throw AVPipelineError.unsupportedCodec("\(format.codec): the decoder rejected the stream's parameters (\(error))")
+        }
+        outputFormat = try Self.declaredFormat(of: context.pointee, input: format)
+    }
+
+    public func next() async throws -> VideoFrame? {
+        while true {
+            try checkCancellation()
+            let frame = try pending ?? Frame()
+            switch try receive(into: frame) {
+            case .got:
+                pending = nil
+                return deliver(frame)
+            case .drained:
+                try verifyDecodedSomething()
+                return nil
+            case .needsInput:
+                pending = frame
+            }
+            if let packet = try await upstream.next() {
+                statistics.packets += 1
+                send(packet)
+                try checkFailures(at: packet.presentationTime)
+            } else if !upstreamEnded {
+                upstreamEnded = true
+                _ = try decoder.send(packet: nil)
+            }
+        }
+    }
+
+    // MARK: - Send/receive with damaged packets as recoverable errors
+
+    private func send(_ packet: EncodedVideoPacket<C>) {
+        do {
+            // `.full` cannot happen: every send follows a receive that asked for input.
+            _ = try decoder.send(packet: packet.packet.pointer)
+        } catch {
+            // The decoder consumed (and dropped) the packet; it is not sent again.
+            record(error, at: packet.presentationTime)
+        }
+    }
+
+    private func receive(into frame: Frame) throws(AVPipelineError) -> CodecContext.ReceiveResult {
+        while true {
+            do {
+                return try decoder.receive(frame: frame)
+            } catch .outOfMemory {
+                throw .outOfMemory
+            } catch {
+                record(error, at: nil)
+                try checkFailures(at: nil)
+            }
+        }
+    }
+
+    private func record(_ error: AVPipelineError, at position: MediaTime?) {
+        statistics.skippedPackets += 1
+        consecutiveFailures += 1
+        let reason: String
+        if case .ffmpeg(_, _, let message) = error { reason = message } else { reason = "\(error)" }
+        if statistics.firstSkip == nil {
+            statistics.firstSkip = position.map { "at \($0): \(reason)" } ?? reason
+        }
+    }
+
+    private func checkFailures(at position: MediaTime?) throws(AVPipelineError) {
+        if statistics.frames == 0 && consecutiveFailures >= Self.failureLimit {
+            throw .invalidData(path: "\(inputFormat.codec) stream", position: position,
+                               reason: "\(consecutiveFailures) packets in a row failed to decode (\(statistics.firstSkip ?? "unknown error"))")
+        }
+    }
+
+    private func verifyDecodedSomething() throws(AVPipelineError) {
+        guard statistics.frames == 0, statistics.skippedPackets > 0 else { return }
+        throw .invalidData(path: "\(inputFormat.codec) stream", position: nil,
+                           reason: "no packet could be decoded (\(statistics.firstSkip ?? "unknown error"))")
+    }
+
+    private func deliver(_ frame: Frame) -> VideoFrame {
+        consecutiveFailures = 0
+        statistics.frames += 1
+        let f = frame.pointer
+        f.pointee.pts = f.pointee.best_effort_timestamp
+        return VideoFrame(frame: frame, format: VideoFormat(frame: f.pointee, stream: outputFormat))
+    }
+
+    /// What the opened decoder announces, with the track's timing and orientation.
+    private static func declaredFormat(of context: AVCodecContext, input: EncodedVideoFormat) throws -> VideoFormat {
+        guard context.width > 0, context.height > 0 else {
+            throw AVPipelineError.unsupportedFormat("\(input.codec) stream declares no picture size")
+        }
+        let orientation = input.displayMatrix.map { matrix in
+            matrix.withUnsafeBufferPointer { TrackInfo.orientation(matrix: $0.baseAddress!) }
+        } ?? (rotation: 0, mirrored: false)
+        var frame = AVFrame()
+        frame.format = context.pix_fmt.rawValue
+        frame.width = context.width
+        frame.height = context.height
+        frame.sample_aspect_ratio = context.sample_aspect_ratio
+        frame.color_range = context.color_range
+        frame.colorspace = context.colorspace
+        frame.color_primaries = context.color_primaries
+        frame.color_trc = context.color_trc
+        let stream = VideoFormat(pixelFormat: PixelFormat(context.pix_fmt), width: 0, height: 0, sampleAspectRatio: nil,
+                                 colorRange: nil, colorSpace: nil, colorPrimaries: nil, colorTransfer: nil,
+                                 rotation: orientation.rotation, isMirrored: orientation.mirrored,
+                                 timeBase: input.timeBase, frameRate: input.frameRate)
+        return VideoFormat(frame: frame, stream: stream)
+    }
+}
+
+extension SampleSource {
+    /// Decodes this encoded video stream to pictures (`threads` 0: every core).
+    public func decodeVideo<C: VideoCodecKind>(threads: Int = 0) throws -> VideoDecoder<Self, C>
+    where Buffer == EncodedVideoPacket<C> {
+        try VideoDecoder(upstream: self, threads: threads)
+    }
+}

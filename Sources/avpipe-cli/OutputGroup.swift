@@ -1,0 +1,23 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Waits for every output of a command (each task returns its path). If one fails, the other is cancelled and any output already in place
+/// is removed again: a failed or interrupted run leaves neither file.
+func allOrNothing(_ group: inout ThrowingTaskGroup<String, any Error>) async throws {
+    var written: [String] = []
+    var failure: (any Error)?
+    while let result = await group.nextResult() {
+        switch result {
+        case .success(let path): written.append(path)
+        case .failure(let error):
+            if failure == nil { failure = error }
+            group.cancelAll()
+        }
+    }
+    guard let failure else { return }
+    for path in written { unlink(path) }
+    throw failure
+}
