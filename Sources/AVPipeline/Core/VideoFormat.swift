@@ -35,7 +35,8 @@ public struct VideoFormat: Hashable, Sendable, CustomStringConvertible {
     /// Coded (stored) size, before rotation.
     public var width: Int
     public var height: Int
-    /// Shape of one pixel (1:1 for square pixels); nil when the stream does not say.
+    /// Shape of one pixel (1:1 for square pixels): the container's, else the picture's; nil when
+    /// neither says.
     public var sampleAspectRatio: Rational?
     /// FFmpeg's names: `tv`/`pc` range, `bt709`/`bt2020nc`… matrix, primaries and transfer; nil when unspecified.
     public var colorRange: String?
@@ -71,7 +72,9 @@ extension VideoFormat {
         pixelFormat = PixelFormat(AVPixelFormat(rawValue: f.format))
         width = Int(f.width)
         height = Int(f.height)
-        sampleAspectRatio = f.sample_aspect_ratio.num > 0 && f.sample_aspect_ratio.den > 0 ? Rational(f.sample_aspect_ratio) : nil
+        if stream.sampleAspectRatio == nil, f.sample_aspect_ratio.num > 0, f.sample_aspect_ratio.den > 0 {
+            sampleAspectRatio = Rational(f.sample_aspect_ratio)
+        }
         colorRange = f.color_range == AVCOL_RANGE_UNSPECIFIED ? nil : av_color_range_name(f.color_range).map { String(cString: $0) }
         colorSpace = f.colorspace == AVCOL_SPC_UNSPECIFIED ? nil : av_color_space_name(f.colorspace).map { String(cString: $0) }
         colorPrimaries = f.color_primaries == AVCOL_PRI_UNSPECIFIED ? nil : av_color_primaries_name(f.color_primaries).map { String(cString: $0) }

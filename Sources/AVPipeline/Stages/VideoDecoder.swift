@@ -160,7 +160,8 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
         frame.colorspace = context.colorspace
         frame.color_primaries = context.color_primaries
         frame.color_trc = context.color_trc
-        let stream = VideoFormat(pixelFormat: PixelFormat(context.pix_fmt), width: 0, height: 0, sampleAspectRatio: nil,
+        let stream = VideoFormat(pixelFormat: PixelFormat(context.pix_fmt), width: 0, height: 0,
+                                 sampleAspectRatio: input.sampleAspectRatio,
                                  colorRange: nil, colorSpace: nil, colorPrimaries: nil, colorTransfer: nil,
                                  rotation: orientation.rotation, isMirrored: orientation.mirrored,
                                  timeBase: input.timeBase, frameRate: input.frameRate)

@@ -33,6 +33,7 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
                                         frameRate: input.frameRate, framing: .annexB)
         format.metadata = input.metadata
         format.displayMatrix = input.displayMatrix
+        format.sampleAspectRatio = input.sampleAspectRatio
         outputFormat = format
     }
 

@@ -128,6 +128,7 @@ public final class DemuxedVideoTrack: SampleSource {
                                         framing: NALFraming.detect(codec: track.codec, extradata: parameters.extradata))
         format.metadata = track.metadata
         format.displayMatrix = track.displayMatrix
+        format.sampleAspectRatio = track.sampleAspectRatio
         outputFormat = format
     }
 

@@ -59,6 +59,8 @@ public struct TrackInfo: Sendable {
     public let rotation: Int
     /// Whether the display matrix also mirrors the picture (negative determinant).
     public let isMirrored: Bool
+    /// Shape of one pixel as the container states it (else the codec header), when stated.
+    public let sampleAspectRatio: Rational?
     /// Average frame rate, when known.
     public let frameRate: Rational?
     /// An attached picture (album art), not a moving video track.
@@ -95,6 +97,9 @@ extension TrackInfo {
         let orientation = Self.orientation(of: stream)
         rotation = isVideo ? orientation.rotation : 0
         isMirrored = isVideo && orientation.mirrored
+        let containerSAR = stream.pointee.sample_aspect_ratio, codecSAR = p.sample_aspect_ratio
+        sampleAspectRatio = !isVideo ? nil : containerSAR.num > 0 && containerSAR.den > 0 ? Rational(containerSAR)
+            : codecSAR.num > 0 && codecSAR.den > 0 ? Rational(codecSAR) : nil
         let known = isVideo && p.width > 0 && p.height > 0
         codedWidth = known ? Int(p.width) : nil
         codedHeight = known ? Int(p.height) : nil

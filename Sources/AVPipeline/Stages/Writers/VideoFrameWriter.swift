@@ -103,8 +103,7 @@ public final class VideoFrameWriter<Upstream: SampleSource> where Upstream.Buffe
         c.pointee.time_base = AVRational(num: rate.denominator, den: rate.numerator)
         // The decoder's description of the first picture, as ffmpeg hands it to its encoder.
         let f = picture.frame.pointer.pointee
-        // An unstated pixel shape is square, as ffmpeg's filter graph hands it to the encoder.
-        c.pointee.sample_aspect_ratio = f.sample_aspect_ratio.num > 0 ? f.sample_aspect_ratio : AVRational(num: 1, den: 1)
+        c.pointee.sample_aspect_ratio = format.sampleAspectRatio?.avValue ?? AVRational(num: 0, den: 1)
         c.pointee.color_range = f.color_range
         c.pointee.chroma_sample_location = f.chroma_location
         c.pointee.field_order = AVFieldOrder(rawValue: UInt32(avp_frame_field_order(picture.frame.pointer)))

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `avpipe decode --video`: the pictures, byte for byte what `ffmpeg -f yuv4mpegpipe` writes (header
+/// included: size, rate, pixel shape, chroma siting, range), for every codec we can generate and
+/// every video file of the reference corpus.
+@Suite struct DecodeVideoCLITests {
+    enum Source: String, CaseIterable {
+        case h264BFrames = "h264.mp4", hevc8 = "hevc8.mp4", hevc10 = "hevc10.mp4", vp9 = "vp9.webm", mpeg4 = "mpeg4.mkv"
+
+        func make(_ path: String) throws -> String {
+            switch self {
+            case .h264BFrames: return try DemuxMedia.movie(path, seconds: 2, videoArguments: ["-bf", "3", "-g", "12"], audio: false)
+            case .hevc8: return try DemuxMedia.movie(path, seconds: 2, videoCodec: "libx265", videoArguments: ["-x265-params", "log-level=error"], audio: false)
+            case .hevc10:
+                try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25:duration=2", "-c:v", "libx265",
+                                         "-x265-params", "log-level=error", "-pix_fmt", "yuv420p10le", path])
+                return path
+            case .vp9: return try DemuxMedia.movie(path, seconds: 2, videoCodec: "libvpx-vp9", videoArguments: ["-b:v", "300k"], audio: false)
+            case .mpeg4: return try DemuxMedia.movie(path, seconds: 2, videoCodec: "mpeg4", videoArguments: ["-bf", "2"], audio: false)
+            }
+        }
+    }
+
+    /// ffmpeg's pictures: every decoded frame once (`-fps_mode passthrough`: by default its y4m
+    /// output is constant-rate and repeats frames of irregularly timed files), as stored (`-noautorotate`:
+    /// decode writes the coded pictures; the display matrix is the track's, not the pictures').
+    static func ffmpegY4M(_ input: String, _ output: String) throws {
+        try MediaFactory.ffmpeg(["-v", "error", "-y", "-noautorotate", "-i", input, "-map", "0:v:0", "-fps_mode", "passthrough",
+                                 "-strict", "-1", "-f", "yuv4mpegpipe", output])
+    }
+
+    static func expectSamePictures(_ input: String, in folder: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let ours = folder.file("ours.y4m"), theirs = folder.file("ffmpeg.y4m")
+        let result = try avpipe(["decode", input, "--video", ours, "-y"])
+        #expect(result.status == 0, "\(input): \(result.stderrText)", sourceLocation: sourceLocation)
+        try Self.ffmpegY4M(input, theirs)
+        let a = try fileBytes(ours), b = try fileBytes(theirs)
+        let frames = { (bytes: [UInt8]) in bytes.indices.dropLast(5).filter { bytes[$0] == 0x46 && bytes[$0 + 1...$0 + 5].elementsEqual("RAME\n".utf8) }.count }
+        #expect(b.count > 1000, sourceLocation: sourceLocation)
+        #expect(a.count == b.count, "\(input): \(a.count) bytes vs ffmpeg's \(b.count)", sourceLocation: sourceLocation)
+        if a != b {
+            Issue.record("\(input): pictures differ from ffmpeg's (\(frames(a)) vs \(frames(b)) frames; headers \(String(decoding: a.prefix(80), as: UTF8.self)) / \(String(decoding: b.prefix(80), as: UTF8.self)))", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test(arguments: Source.allCases)
+    func picturesAreByteIdenticalToFFmpeg(_ source: Source) throws {
+        let folder = TemporaryDirectory()
+        try Self.expectSamePictures(try source.make(folder.file("in.\(source.rawValue)")), in: folder)
+    }
+
+    @Test(arguments: ["androidx__sample.mp4", "androidx__sample_rotate_and_reflect.mp4", "androidx__h265_bframes.mp4",
+                      "androidx__sample_fragmented.mp4", "mp4ff__h264.mp4", "mp4ff__hevc.mp4", "mp4ff__hevc.265", "muxjs__test-segment.ts"])
+    func corpusPicturesAreByteIdenticalToFFmpeg(_ name: String) throws {
+        guard Locations.corpusAvailable else { print("notice: ../shared/corpus absent; \(name) skipped"); return }
+        let folder = TemporaryDirectory()
+        try Self.expectSamePictures(Locations.corpusFile(name), in: folder)
+    }
+
+    /// Raw planes equal ffmpeg's `-f rawvideo`, and the notice tells the reader how to read them;
+    /// audio and video come out of one run.
+    @Test func rawPlanesAndAudioTogether() throws {
+        let folder = TemporaryDirectory()
+        let input = try DemuxMedia.movie(folder.file("in.mp4"), seconds: 2)
+        let result = try avpipe(["decode", input, "--video", folder.file("o.yuv"), "--out", folder.file("o.wav")])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stderrText.contains("raw yuv420p 320x240 pictures"), "\(result.stderrText)")
+        try MediaFactory.ffmpeg(["-v", "error", "-i", input, "-f", "rawvideo", folder.file("ff.yuv")])
+        #expect(try fileBytes(folder.file("o.yuv")) == fileBytes(folder.file("ff.yuv")))
+        #expect(try Probe.run(folder.file("o.wav")).streams.count == 1)
+    }
+
+    /// Bad requests fail before anything is written; a file without video is the input's fault.
+    @Test func badRequestsFailCleanly() throws {
+        let folder = TemporaryDirectory()
+        let audioOnly = try DemuxMedia.movie(folder.file("a.m4a"), seconds: 1, video: false)
+        let movie = try DemuxMedia.movie(folder.file("m.mp4"), seconds: 1)
+        let cases: [([String], Int32)] = [
+            (["decode", audioOnly, "--video", folder.file("o.y4m")], 66),
+            (["decode", movie, "--video", folder.file("o.png")], 64),
+            (["decode", movie], 64),
+            (["decode", movie, "--video", folder.file("missing/o.y4m")], 73),
+        ]
+        for (arguments, code) in cases {
+            let result = try avpipe(arguments)
+            #expect(result.status == code, "\(arguments): \(result.stderrText)")
+        }
+        #expect(folder.contents().sorted() == ["a.m4a", "m.mp4"])
+    }
+}
