@@ -31,6 +31,12 @@ struct Decode: AsyncParsableCommand {
     @Option(help: "Channel count (default: the input's); FFmpeg's default layout for the count.")
     var channels: Int?
 
+    @Option(help: ArgumentHelp("Start at this time (seconds or hh:mm:ss.xxx), exactly: the first picture is the one shown then, the first sample that instant's.", valueName: "time"))
+    var start: TimeArgument?
+
+    @Option(help: ArgumentHelp("Decode this long (seconds or hh:mm:ss.xxx), to the sample.", valueName: "time"))
+    var duration: TimeArgument?
+
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var inputOptions: InputOptions
     @OptionGroup var logging: LoggingOptions
@@ -56,10 +62,16 @@ struct Decode: AsyncParsableCommand {
 
     func run() async throws {
         let (input, output, video, overwrite, demuxerOptions) = (input, output, video, outputOptions.overwrite, inputOptions.demuxerOptions)
+        let (start, duration) = (start?.time, duration?.time)
         let request = AudioFormatRequest(sampleFormat: SampleFormat(rawValue: sampleFormat)!.packed, sampleRate: rate,
                                          channelLayout: channels.map { ChannelLayout.default(channelCount: $0) })
         try await CommandRunner.run(logging: logging) {
             let demuxer = try Demuxer(path: input, options: demuxerOptions)
+            // Times are on the file's timeline, which may not start at 0 (MPEG-TS): as ffmpeg's -ss.
+            let origin = demuxer.info.startTime ?? MediaTime(value: 0, timeBase: Rational(1, 1))
+            let from = start.map { origin + $0 } ?? origin
+            if let start, start.value > 0 { try demuxer.seek(to: from, mode: .exact) }
+            let end = duration.map { from + $0 }
             try await withThrowingTaskGroup(of: String.self) { group in
                 // Every track is asked for before any is read (an input that cannot seek is read once).
                 let audioDecoder = try output.map { _ in try demuxer.audioTrack().decodeAudio() }
@@ -68,8 +80,12 @@ struct Decode: AsyncParsableCommand {
                     group.addTask {
                         let progress = ProgressLine(total: demuxer.info.duration, enabled: video == nil && isTerminal(2))
                         // Decoding on one core, conversion and writing on the other (600 s to 48 kHz: 459 → 335 ms).
-                        let summary = try await audioDecoder.prefetched().resampled(to: request)
-                            .writeWAV(to: output, overwrite: overwrite, progress: progress.update)
+                        let decoded = try audioDecoder.prefetched()
+                        let summary = if let end {
+                            try await decoded.ending(at: end).resampled(to: request).writeWAV(to: output, overwrite: overwrite, progress: progress.update)
+                        } else {
+                            try await decoded.resampled(to: request).writeWAV(to: output, overwrite: overwrite, progress: progress.update)
+                        }
                         progress.finish(at: summary.duration)
                         reportSkippedPackets(audioDecoder.statistics)
                         return output
@@ -78,10 +94,13 @@ struct Decode: AsyncParsableCommand {
                 if let video, let videoDecoder {
                     group.addTask {
                         let progress = ProgressLine(total: demuxer.info.duration)
-                        let writer = try VideoFrameWriter(upstream: videoDecoder, path: video, overwrite: overwrite)
-                        let summary = try await writer.run(progress: progress.update)
+                        let (summary, written) = if let end {
+                            try await Self.writePictures(videoDecoder.ending(at: end), to: video, overwrite: overwrite, progress: progress)
+                        } else {
+                            try await Self.writePictures(videoDecoder, to: video, overwrite: overwrite, progress: progress)
+                        }
                         progress.finish(at: summary.duration)
-                        if writer.container == .rawYUV, let format = writer.writtenFormat {
+                        if OutputPaths.fileExtension(video) == "yuv", let format = written {
                             printNotice("\(video): raw \(format.pixelFormat) \(format.width)x\(format.height) pictures (ffplay -f rawvideo -pixel_format \(format.pixelFormat) -video_size \(format.width)x\(format.height) \(video))")
                         }
                         reportSkippedPackets(videoDecoder.statistics)
@@ -92,6 +111,16 @@ struct Decode: AsyncParsableCommand {
             }
             reportTruncations(demuxer.truncations, input: input)
         }
+    }
+}
+
+extension Decode {
+    static func writePictures<Pictures: SampleSource>(_ pictures: Pictures, to path: String, overwrite: Bool,
+                                                      progress: ProgressLine) async throws -> (WriteSummary, VideoFormat?)
+    where Pictures.Buffer == VideoFrame {
+        let writer = try VideoFrameWriter(upstream: pictures, path: path, overwrite: overwrite)
+        let summary = try await writer.run(progress: progress.update)
+        return (summary, writer.writtenFormat)
     }
 }
 

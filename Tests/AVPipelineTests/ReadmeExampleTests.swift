@@ -3,12 +3,44 @@ import Testing
 import TestSupport
 import AVPipeline
 
-/// The README's library example, compiled here so it cannot rot, and run on a generated WAV.
-@Suite struct ReadmeExampleTests {
+/// The README's library examples, compiled here so they cannot rot, and run on generated media.
+/// Serialized: the examples use relative paths, so each run changes the working directory.
+@Suite(.serialized) struct ReadmeExampleTests {
     static func readmeExample() async throws {
         let capture = try FileCapture(path: "pcm.wav")              // PCM in 1024-frame chunks, like a microphone
         let encoder = try capture.encodeAAC(.init(bitrate: 96_000))  // AAC-LC packets
         try await encoder.writeADTS(to: "test.aac")                  // appears only once complete
+    }
+
+    static func readmeVideoExample() async throws {
+        // Pictures: decode, seek exactly, trim.
+        let demuxer = try Demuxer(path: "movie.mp4")
+        let pictures = try demuxer.videoTrack().decodeVideo()        // VideoFrame: refcounted AVFrame, never copied
+        try demuxer.seek(to: .seconds(12), mode: .exact)             // or .keyframe
+        try await pictures.ending(at: .seconds(15)).writeVideoFrames(to: "clip.y4m")
+    }
+
+    @Test func readmeShowsTheCompiledVideoExample() throws {
+        let readme = try String(contentsOfFile: Locations.packageRoot + "/README.md", encoding: .utf8)
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let marker = "// Pictures: decode, seek exactly, trim."
+        let body = Self.lines(of: source, after: marker, until: "    }")
+        #expect(body.count == 4)
+        #expect(body == Self.lines(of: readme, after: marker, until: "```"), "README video example and readmeVideoExample() differ")
+    }
+
+    @Test func readmeVideoExampleRuns() async throws {
+        let folder = TemporaryDirectory()
+        try DemuxMedia.movie(folder.file("movie.mp4"), seconds: 16, videoArguments: ["-g", "50"])
+        let previous = FileManager.default.currentDirectoryPath
+        _ = FileManager.default.changeCurrentDirectoryPath(folder.path)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        try await Self.readmeVideoExample()
+        let header = String(decoding: try fileBytes(folder.file("clip.y4m")).prefix(9), as: UTF8.self)
+        #expect(header == "YUV4MPEG2")
+        let frames = try Subprocess.run("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames",
+                                                    "-of", "csv=p=0", folder.file("clip.y4m")])
+        #expect(frames.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "75", "3 s at 25 fps")
     }
 
     @Test func readmeShowsTheCompiledExample() throws {

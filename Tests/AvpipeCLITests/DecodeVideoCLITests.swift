@@ -72,6 +72,20 @@ import TestSupport
         #expect(try Probe.run(folder.file("o.wav")).streams.count == 1)
     }
 
+    /// `--start`/`--duration`: the pictures of `ffmpeg -ss T -i … -t D` and exactly D·rate samples.
+    @Test func startAndDurationTrimExactly() throws {
+        let folder = TemporaryDirectory()
+        let input = try DemuxMedia.movie(folder.file("in.mp4"), seconds: 12, videoArguments: ["-g", "50", "-bf", "2"])
+        let result = try avpipe(["decode", input, "--start", "0:07.3", "--duration", "2.5",
+                                 "--video", folder.file("o.y4m"), "--out", folder.file("o.wav")])
+        #expect(result.status == 0, "\(result.stderrText)")
+        try MediaFactory.ffmpeg(["-v", "error", "-ss", "7.3", "-i", input, "-t", "2.5", "-map", "0:v", "-fps_mode", "passthrough",
+                                 "-f", "yuv4mpegpipe", folder.file("ff.y4m")])
+        #expect(try fileBytes(folder.file("o.y4m")) == fileBytes(folder.file("ff.y4m")))
+        let samples = try Probe.run(folder.file("o.wav")).int("duration_ts")
+        #expect(samples == 110_250, "2.5 s at 44.1 kHz")
+    }
+
     /// Bad requests fail before anything is written; a file without video is the input's fault.
     @Test func badRequestsFailCleanly() throws {
         let folder = TemporaryDirectory()

@@ -40,10 +40,13 @@ public struct EncodedAudioFormat: Sendable, CustomStringConvertible {
 public final class EncodedAudioPacket<Codec: AudioCodecKind>: SampleBuffer {
     let packet: Packet
     public let format: EncodedAudioFormat
+    /// Set on the first packet after a seek (`Demuxer.seek(to:mode:)`).
+    public let seekMark: SeekMark?
 
-    init(packet: Packet, format: EncodedAudioFormat) {
+    init(packet: Packet, format: EncodedAudioFormat, seekMark: SeekMark? = nil) {
         self.packet = packet
         self.format = format
+        self.seekMark = seekMark
     }
 
     public var presentationTime: MediaTime? { packet.presentationTime(in: format.timeBase) }
@@ -61,12 +64,12 @@ public final class EncodedAudioPacket<Codec: AudioCodecKind>: SampleBuffer {
 extension EncodedAudioPacket {
     /// The same packet re-tagged with another codec kind (no copy); callers check `accepts` first.
     func retagged<Other: AudioCodecKind>(as _: Other.Type) -> EncodedAudioPacket<Other> {
-        EncodedAudioPacket<Other>(packet: packet, format: format)
+        EncodedAudioPacket<Other>(packet: packet, format: format, seekMark: seekMark)
     }
 }
 
 extension EncodedVideoPacket {
     func retagged<Other: VideoCodecKind>(as _: Other.Type) -> EncodedVideoPacket<Other> {
-        EncodedVideoPacket<Other>(packet: packet, format: format)
+        EncodedVideoPacket<Other>(packet: packet, format: format, seekMark: seekMark)
     }
 }

@@ -54,10 +54,13 @@ public struct EncodedVideoFormat: Sendable, CustomStringConvertible {
 public final class EncodedVideoPacket<Codec: VideoCodecKind>: SampleBuffer {
     let packet: Packet
     public let format: EncodedVideoFormat
+    /// Set on the first packet after a seek (`Demuxer.seek(to:mode:)`).
+    public let seekMark: SeekMark?
 
-    init(packet: Packet, format: EncodedVideoFormat) {
+    init(packet: Packet, format: EncodedVideoFormat, seekMark: SeekMark? = nil) {
         self.packet = packet
         self.format = format
+        self.seekMark = seekMark
     }
 
     public var presentationTime: MediaTime? { packet.presentationTime(in: format.timeBase) }

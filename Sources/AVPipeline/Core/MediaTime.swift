@@ -44,6 +44,14 @@ public struct MediaTime: Sendable, Comparable, CustomStringConvertible {
         av_compare_ts(lhs.value, lhs.timeBase.avValue, rhs.value, rhs.timeBase.avValue) < 0
     }
 
+    /// The sum, in the finer of the two time bases (exact when one divides the other, as here always
+    /// for 1/1_000_000 and a stream's base; else rounded to the nearest tick).
+    public static func + (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
+        let finer = Double(lhs.timeBase.numerator) / Double(lhs.timeBase.denominator)
+            <= Double(rhs.timeBase.numerator) / Double(rhs.timeBase.denominator) ? lhs.timeBase : rhs.timeBase
+        return MediaTime(value: lhs.converted(to: finer).value + rhs.converted(to: finer).value, timeBase: finer)
+    }
+
     /// `h:mm:ss.mmm`, the way players show a position.
     public var description: String {
         let totalMilliseconds = Int64((seconds * 1000).rounded())

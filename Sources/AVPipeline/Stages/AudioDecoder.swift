@@ -40,6 +40,9 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
     private var nextPTS: Int64?
     private var consecutiveFailures = 0
     private var upstreamEnded = false
+    private var drained = false
+    /// After an exact seek: the first sample to hand out (in `outputFormat.sampleTimeBase`).
+    private var exactTarget: Int64?
 
     public init(upstream: Upstream) throws {
         self.upstream = upstream
@@ -64,25 +67,65 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
     public func next() async throws -> PCMBuffer? {
         while true {
             try checkCancellation()
-            let frame = try pending ?? Frame()
-            switch try receive(into: frame) {
-            case .got:
-                pending = nil
-                return try deliver(frame)
-            case .drained:
-                try verifyDecodedSomething()
-                return nil
-            case .needsInput:
-                pending = frame
+            if !drained {
+                let frame = try pending ?? Frame()
+                switch try receive(into: frame) {
+                case .got:
+                    pending = nil
+                    if let buffer = try accept(try deliver(frame)) { return buffer }
+                    continue
+                case .drained:
+                    drained = true
+                    try verifyDecodedSomething()
+                    return nil
+                case .needsInput:
+                    pending = frame
+                }
             }
             if let packet = try await upstream.next() {
                 statistics.packets += 1
+                if let mark = packet.seekMark { startOver(at: mark) }
+                // After the end, only a seek makes the stream go on.
+                guard !drained else { return nil }
                 try send(packet)
+            } else if drained {
+                return nil
             } else if !upstreamEnded {
                 upstreamEnded = true
                 _ = try decoder.send(packet: nil)
             }
         }
+    }
+
+    // MARK: - Seeking
+
+    /// The stream jumped: drop what the decoder holds, and in exact mode every sample before the target.
+    private func startOver(at mark: SeekMark) {
+        avcodec_flush_buffers(decoder.pointer)
+        drained = false
+        upstreamEnded = false
+        pending = nil
+        nextPTS = nil
+        // The sample at or just before the target time: ⌊T·rate⌋.
+        exactTarget = mark.mode == .exact
+            ? av_rescale_q_rnd(mark.target.value, mark.target.timeBase.avValue, outputFormat.sampleTimeBase.avValue, AV_ROUND_DOWN)
+            : nil
+    }
+
+    /// The buffer to hand out, if any: after an exact seek, from the target sample on.
+    private func accept(_ buffer: PCMBuffer) throws(AVPipelineError) -> PCMBuffer? {
+        guard let target = exactTarget, let start = buffer.presentationTime?.value else { return buffer }
+        let end = start + Int64(buffer.frameCount)
+        if end <= target { return nil }
+        exactTarget = nil
+        guard start < target else { return buffer }
+        let skipped = Int(target - start), kept = buffer.frameCount - skipped
+        let trimmed = try Frame(audio: outputFormat, frameCount: kept)
+        let source = buffer.frame.pointer.pointee
+        try check(av_samples_copy(trimmed.pointer.pointee.extended_data, source.extended_data, 0, Int32(skipped), Int32(kept),
+                                  Int32(outputFormat.channelCount), outputFormat.sampleFormat.avValue), "av_samples_copy")
+        trimmed.pointer.pointee.pts = target
+        return PCMBuffer(frame: trimmed, format: outputFormat)
     }
 
     // MARK: - Send/receive with damaged packets as recoverable errors

@@ -36,6 +36,9 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
     private var pending: Frame?
     private var consecutiveFailures = 0
     private var upstreamEnded = false
+    private var drained = false
+    /// After an exact seek: where output starts (in `outputFormat.timeBase`).
+    private var exactTarget: Int64?
 
     /// `threads`: 0 lets FFmpeg use every core; 1 decodes on the pulling task only.
     public init(upstream: Upstream, threads: Int = 0) throws {
@@ -65,26 +68,56 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
     public func next() async throws -> VideoFrame? {
         while true {
             try checkCancellation()
-            let frame = try pending ?? Frame()
-            switch try receive(into: frame) {
-            case .got:
-                pending = nil
-                return deliver(frame)
-            case .drained:
-                try verifyDecodedSomething()
-                return nil
-            case .needsInput:
-                pending = frame
+            if !drained {
+                let frame = try pending ?? Frame()
+                switch try receive(into: frame) {
+                case .got:
+                    pending = nil
+                    if let picture = accept(deliver(frame)) { return picture }
+                    continue
+                case .drained:
+                    drained = true
+                    try verifyDecodedSomething()
+                    return nil
+                case .needsInput:
+                    pending = frame
+                }
             }
             if let packet = try await upstream.next() {
                 statistics.packets += 1
+                if let mark = packet.seekMark { startOver(at: mark) }
+                // After the end, only a seek makes the stream go on.
+                guard !drained else { return nil }
                 send(packet)
                 try checkFailures(at: packet.presentationTime)
+            } else if drained {
+                return nil
             } else if !upstreamEnded {
                 upstreamEnded = true
                 _ = try decoder.send(packet: nil)
             }
         }
+    }
+
+    // MARK: - Seeking
+
+    /// The stream jumped: drop every picture the decoder holds, and in exact mode whatever comes
+    /// before the target.
+    private func startOver(at mark: SeekMark) {
+        avcodec_flush_buffers(decoder.pointer)
+        drained = false
+        upstreamEnded = false
+        pending = nil
+        exactTarget = mark.mode == .exact ? mark.target.converted(to: outputFormat.timeBase).value : nil
+    }
+
+    /// The picture to hand out, if any: after an exact seek, the first one starting at or after
+    /// the target (what `ffmpeg -ss T -i` gives).
+    private func accept(_ picture: VideoFrame) -> VideoFrame? {
+        guard let target = exactTarget, let pts = picture.presentationTime?.value else { return picture }
+        if pts < target { return nil }
+        exactTarget = nil
+        return picture
     }
 
     // MARK: - Send/receive with damaged packets as recoverable errors

@@ -37,6 +37,9 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
         outputFormat = format
     }
 
+    /// A seek mark waiting for the filter's next output.
+    private var pendingMark: SeekMark?
+
     public func next() async throws -> EncodedVideoPacket<C>? {
         try checkCancellation()
         guard let filter else {
@@ -45,12 +48,14 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
         while true {
             switch try filter.receive(into: output) {
             case .got:
-                return EncodedVideoPacket(packet: try output.takeReference(), format: outputFormat)
+                defer { pendingMark = nil }
+                return EncodedVideoPacket(packet: try output.takeReference(), format: outputFormat, seekMark: pendingMark)
             case .drained:
                 return nil
             case .needsInput:
                 guard !upstreamEnded else { return nil }
                 if let buffer = try await upstream.next() {
+                    if let mark = buffer.seekMark { pendingMark = mark }
                     try filter.send(buffer.packet)
                 } else {
                     upstreamEnded = true

@@ -24,6 +24,8 @@ final class DemuxedTrackCore {
     private let interrupt: InterruptFlag
     private let status: DemuxStatusCell
     private let readsInBackground: Bool
+    private let seekCell: LockedState<SeekRequest?>
+    private var seekGeneration = 0
     private var started = false
     private var finished = false
 
@@ -34,6 +36,7 @@ final class DemuxedTrackCore {
         status = demuxer.statusCell
         handoff = BoundedHandoff(capacity: demuxer.options.maxBufferedPacketsPerTrack)
         readsInBackground = demuxer.options.readsInBackground
+        seekCell = demuxer.seekCell
         reader = try TrackReader(source: demuxer.source, policy: demuxer.options.inputPolicy, track: track, streamCount: demuxer.info.tracks.count,
                                  interrupt: interrupt, counters: counters,
                                  strict: demuxer.options.strict, status: demuxer.statusCell, shared: demuxer.shared)
@@ -56,10 +59,13 @@ final class DemuxedTrackCore {
                         reachedEnd: counters.reachedEnd.load(ordering: .relaxed))
     }
 
-    func next() async throws(AVPipelineError) -> Packet? {
-        if finished { return nil }
-        if !started { start() }
+    /// The next packet, with the seek mark when it is the first after a seek; nil at the end.
+    func next() async throws(AVPipelineError) -> (packet: Packet, mark: SeekMark?)? {
+        var mark: SeekMark?
         do {
+            mark = try seekIfAsked()
+            if finished { return nil }
+            if !started { start() }
             if Task.isCancelled || interrupt.isRaised { throw AVPipelineError.cancelled }
             let packet = try await readsInBackground ? handoff.pop().map { unsafeDowncast($0.value, to: Packet.self) } : reader?.nextPacket()
             guard let packet else {
@@ -67,7 +73,7 @@ final class DemuxedTrackCore {
                 status.trackEnded()
                 return nil
             }
-            return packet
+            return (packet, mark)
         } catch {
             let failure = error as? AVPipelineError ?? .cancelled
             finished = true
@@ -76,6 +82,20 @@ final class DemuxedTrackCore {
             status.trackFailed(failure)
             throw failure
         }
+    }
+
+    /// Carries out a seek asked since the last pull; a track that had ended reads again.
+    private func seekIfAsked() throws(AVPipelineError) -> SeekMark? {
+        guard let request = seekCell.withLock({ $0 }), request.generation > seekGeneration else { return nil }
+        seekGeneration = request.generation
+        guard let reader else { return nil }  // background mode refuses seeks
+        try reader.seek(to: request.mark.target)
+        if finished {
+            finished = false
+            status.trackCreated()
+            status.trackStarted()
+        }
+        return request.mark
     }
 
     private func start() {
@@ -110,7 +130,7 @@ public final class DemuxedAudioTrack: SampleSource {
     public var statistics: DemuxStatistics { core.statistics }
 
     public func next() async throws -> EncodedAudioPacket<AnyAudioCodec>? {
-        try await core.next().map { EncodedAudioPacket(packet: $0, format: outputFormat) }
+        try await core.next().map { EncodedAudioPacket(packet: $0.packet, format: outputFormat, seekMark: $0.mark) }
     }
 }
 
@@ -136,7 +156,7 @@ public final class DemuxedVideoTrack: SampleSource {
     public var statistics: DemuxStatistics { core.statistics }
 
     public func next() async throws -> EncodedVideoPacket<AnyVideoCodec>? {
-        try await core.next().map { EncodedVideoPacket(packet: $0, format: outputFormat) }
+        try await core.next().map { EncodedVideoPacket(packet: $0.packet, format: outputFormat, seekMark: $0.mark) }
     }
 }
 

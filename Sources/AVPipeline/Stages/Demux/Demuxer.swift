@@ -51,6 +51,8 @@ public final class Demuxer: Sendable {
     let parameters: [CodecParameters]
     let interrupt = InterruptFlag()
     let statusCell = DemuxStatusCell()
+    /// The latest seek asked for; each track carries it out on its next pull.
+    let seekCell = LockedState<SeekRequest?>(nil)
     /// libavformat's pick of audio and video track (stream indices), made once on the probing context.
     private let bestAudio: Int?
     private let bestVideo: Int?
@@ -103,6 +105,24 @@ public final class Demuxer: Sendable {
     }
 
     public var status: Status { statusCell.status }
+
+    /// Moves every track of this demuxer (those made so far and later) to `time`, a presentation
+    /// time on the file's timeline (`MediaInfo.startTime` is where the file starts). Each track
+    /// seeks when next pulled, to the keyframe at or before `time`; its first packet then carries
+    /// a `SeekMark`, on which decoders drop what they hold and, in `.exact` mode, everything before
+    /// `time`. Seeking backwards after the end works; a target past the end gives end of stream.
+    /// An input read once (a pipe) cannot seek, nor can tracks read in background mode.
+    public func seek(to time: MediaTime, mode: SeekMode = .exact) throws {
+        guard shared == nil else {
+            throw AVPipelineError.unsupportedFormat("'\(info.path)' cannot seek: it is read once, from the start (a pipe)")
+        }
+        guard !options.readsInBackground else {
+            throw AVPipelineError.invalidOption(name: "seek", value: "\(time)", reason: "seeking needs on-demand reading (readsInBackground: false)")
+        }
+        seekCell.withLock { request in
+            request = SeekRequest(generation: (request?.generation ?? 0) + 1, mark: SeekMark(target: time, mode: mode))
+        }
+    }
 
     /// The tracks read so far that ended early because the file was cut (never in strict mode).
     public var truncations: [Truncation] { statusCell.truncations }
@@ -172,4 +192,10 @@ public final class Demuxer: Sendable {
               !info.tracks[best].isCoverArt else { return nil }
         return info.tracks[best]
     }
+}
+
+/// A seek asked of a demuxer; `generation` tells each track whether it has carried it out.
+struct SeekRequest: Sendable {
+    let generation: Int
+    let mark: SeekMark
 }

@@ -12,6 +12,9 @@ public struct MediaInfo: Sendable {
     public let bitRate: Int?
     /// Every track in container order.
     public let tracks: [TrackInfo]
+    /// Where the file's timeline starts (the earliest presentation time), when known: an MPEG-TS
+    /// often starts well after 0. `Demuxer.seek(to:)` takes times on this timeline.
+    public let startTime: MediaTime?
     /// The file's tags (title, artist, album, date, comment…), as FFmpeg names them.
     public let metadata: [String: String]
 
@@ -148,5 +151,6 @@ extension MediaInfo {
         bitRate = rate > 0 ? Int(rate) : nil
         tracks = (0..<context.streamCount).map { TrackInfo(stream: context.stream($0)) }
         metadata = dictionaryEntries(context.pointer.pointee.metadata)
+        startTime = MediaTime(ffmpeg: context.pointer.pointee.start_time, timeBase: Rational(avp_time_base_q()))
     }
 }

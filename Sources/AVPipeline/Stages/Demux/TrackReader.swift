@@ -65,6 +65,8 @@ final class TrackReader {
     private let status: DemuxStatusCell
     /// Whether FFmpeg handed over a last packet that the end of the file cut short.
     private var lastPacketCut = false
+    /// After a seek, the packet counts no longer describe the whole track.
+    private var seeked = false
     /// … and whether it was cut inside its header, so no packet covers its bytes.
     private var headerCut = false
     private var lastTime: MediaTime?
@@ -74,6 +76,7 @@ final class TrackReader {
     private var coverage: ElementaryStreamCoverage?
     /// ADTS frames carry their own length: a last frame shorter than it says was cut.
     private let checksADTSLength: Bool
+    private let isAudio: Bool
 
     init(source: InputSource, policy: InputPolicy, track: TrackInfo, streamCount: Int, interrupt: InterruptFlag,
          counters: TrackCounters, strict: Bool, status: DemuxStatusCell, shared: SharedInput?) throws(AVPipelineError) {
@@ -112,6 +115,7 @@ final class TrackReader {
             .map { MediaTime(value: start + $0.value, timeBase: timeBase) }
         if ElementaryStreamCoverage.tilingFormats.contains(input.formatName) { coverage = ElementaryStreamCoverage() }
         checksADTSLength = input.formatName == "aac"
+        isAudio = track.kind == .audio
     }
 
     deinit {
@@ -126,6 +130,27 @@ final class TrackReader {
         guard stream.pointee.nb_frames > 0 else { return nil }  // fragmented MP4: the header does not know
         if format.hasPrefix("mov,") { return Int(avformat_index_get_entries_count(stream)) }
         return Int(stream.pointee.nb_frames)
+    }
+
+    /// Moves the reading position to the keyframe at or before `target` (presentation time).
+    func seek(to target: MediaTime) throws(AVPipelineError) {
+        guard case .own(let context) = input else {
+            throw .unsupportedFormat("'\(input.path)' cannot seek: it is read once, from the start (a pipe)")
+        }
+        // Audio decoders need the packets before the target to decode it as a full decode does
+        // (AAC's overlap-add, MP3's bit reservoir): start 100 ms early; the decoder drops the rest.
+        let preroll = isAudio ? av_rescale_q(1, AVRational(num: 1, den: 10), timeBase.avValue) : 0
+        let timestamp = av_rescale_q_rnd(target.value, target.timeBase.avValue, timeBase.avValue, AV_ROUND_DOWN) - preroll
+        let rc = avformat_seek_file(context.pointer, Int32(streamIndex), Int64.min, timestamp, timestamp, 0)
+        if rc == avp_error_exit() { throw .cancelled }
+        if rc < 0 {
+            throw .unsupportedFormat("'\(input.path)' (\(input.formatName)) cannot seek to \(target): \(ffmpegErrorText(rc))")
+        }
+        seeked = true
+        lastPacketCut = false
+        headerCut = false
+        lastTime = nil
+        lastEnd = nil
     }
 
     /// Reads packets into `handoff` until the end, an error, or the consumer leaving (the
@@ -222,11 +247,11 @@ final class TrackReader {
     }
 
     private func verifyComplete() throws(AVPipelineError) {
-        if let skipped = coverage?.skippedBytes(in: input.path, tailCut: headerCut || !input.canSeek), skipped > 0 {
+        if !seeked, let skipped = coverage?.skippedBytes(in: input.path, tailCut: headerCut || !input.canSeek), skipped > 0 {
             throw .invalidData(path: input.path, position: nil,
                                reason: "\(skipped) bytes of damaged data were skipped (a frame header is broken); \(packets) packets were readable")
         }
-        let short = expectedPackets.map { packets < $0 } ?? false
+        let short = !seeked && (expectedPackets.map { packets < $0 } ?? false)
         guard short || lastPacketCut else { return }
         if strict {
             throw .invalidData(path: input.path, position: lastTime,

@@ -1,0 +1,17 @@
+/// How a seek lands.
+public enum SeekMode: Sendable, Equatable {
+    /// On the sync sample (keyframe) at or before the target: fast, and the first picture may come
+    /// before the target.
+    case keyframe
+    /// Exactly on the target: decoders decode from the keyframe before it and drop what comes
+    /// before, so the first picture is the first one starting at or after the target (as
+    /// `ffmpeg -ss T -i` gives) and the first audio sample is the target's.
+    case exact
+}
+
+/// Travels on the first packet a track reads after a seek: tells the stages downstream that the
+/// stream jumped (decoders flush what they hold) and, in exact mode, where output must start.
+public struct SeekMark: Sendable, Equatable {
+    public let target: MediaTime
+    public let mode: SeekMode
+}

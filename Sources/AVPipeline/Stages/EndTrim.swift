@@ -1,0 +1,64 @@
+internal import CFFmpeg
+
+/// Ends a PCM stream at `end` (a presentation time), to the sample: the buffer that spans it is cut
+/// short, nothing after it is pulled.
+public final class PCMEndTrim<Upstream: SampleSource>: SampleSource where Upstream.Buffer == PCMBuffer {
+    public typealias Buffer = PCMBuffer
+    public var outputFormat: AudioFormat { upstream.outputFormat }
+    private let upstream: Upstream
+    private let endSample: Int64
+    private var ended = false
+
+    init(upstream: Upstream, end: MediaTime) {
+        self.upstream = upstream
+        endSample = av_rescale_q_rnd(end.value, end.timeBase.avValue, upstream.outputFormat.sampleTimeBase.avValue, AV_ROUND_DOWN)
+    }
+
+    public func next() async throws -> PCMBuffer? {
+        guard !ended, let buffer = try await upstream.next() else { return nil }
+        guard let start = buffer.presentationTime?.value else { return buffer }
+        let kept = endSample - start
+        if kept <= 0 {
+            ended = true
+            return nil
+        }
+        if kept < Int64(buffer.frameCount) {
+            ended = true
+            buffer.frame.pointer.pointee.nb_samples = Int32(kept)  // the samples stay; fewer are valid
+        }
+        return buffer
+    }
+}
+
+/// Ends a video stream at `end`: pictures that start at or after it are not handed out.
+public final class VideoEndTrim<Upstream: SampleSource>: SampleSource where Upstream.Buffer == VideoFrame {
+    public typealias Buffer = VideoFrame
+    public var outputFormat: VideoFormat { upstream.outputFormat }
+    private let upstream: Upstream
+    private let end: MediaTime
+    private var ended = false
+
+    init(upstream: Upstream, end: MediaTime) {
+        self.upstream = upstream
+        self.end = end
+    }
+
+    public func next() async throws -> VideoFrame? {
+        guard !ended, let picture = try await upstream.next() else { return nil }
+        if let start = picture.presentationTime, start >= end {
+            ended = true
+            return nil
+        }
+        return picture
+    }
+}
+
+extension SampleSource where Buffer == PCMBuffer {
+    /// This audio up to `end` (exclusive, to the sample).
+    public func ending(at end: MediaTime) -> PCMEndTrim<Self> { PCMEndTrim(upstream: self, end: end) }
+}
+
+extension SampleSource where Buffer == VideoFrame {
+    /// These pictures up to `end` (those starting before it).
+    public func ending(at end: MediaTime) -> VideoEndTrim<Self> { VideoEndTrim(upstream: self, end: end) }
+}
