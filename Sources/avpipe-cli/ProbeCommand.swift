@@ -68,6 +68,12 @@ enum ProbeReport {
             ("rotation", isVideo ? .int(track.rotation) : .null),
             ("mirrored", isVideo ? .bool(track.isMirrored) : .null),
             ("frame_rate", .optional(track.frameRate.map(decimal))),
+            ("pixel_format", .optional(track.pixelFormat?.name)),
+            ("color_range", .optional(track.colorRange)),
+            ("color_space", .optional(track.colorSpace)),
+            ("color_primaries", .optional(track.colorPrimaries)),
+            ("color_transfer", .optional(track.colorTransfer)),
+            ("frames", .optional(track.frameCount)),
             ("bitrate", .optional(track.bitRate)),
             ("duration", .optional(track.duration?.seconds)),
             ("language", .optional(track.language)),
@@ -87,6 +93,10 @@ enum ProbeReport {
                 if let rate = track.sampleRate { parts.append("\(rate) Hz") }
                 if let layout = track.channelLayout { parts.append("\(layout)") }
             case .video:
+                if let format = track.pixelFormat {
+                    let colors = [track.colorRange, track.colorSpace, track.colorPrimaries, track.colorTransfer].compactMap { $0 }
+                    parts.append(format.name + (colors.isEmpty ? "" : " (\(colors.joined(separator: ", ")))"))
+                }
                 if let width = track.width, let height = track.height { parts.append("\(width)x\(height)") }
                 if let rate = track.frameRate { parts.append("\(String(twoDecimals: decimal(rate))) fps") }
                 if track.rotation != 0 || track.isMirrored {
@@ -97,6 +107,7 @@ enum ProbeReport {
             default: break
             }
             if let rate = track.bitRate { parts.append("\(rate / 1000) kb/s") }
+            if track.kind == .video, let frames = track.frameCount { parts.append("\(frames) frames") }
             if let language = track.language { parts.append("language \(language)") }
             lines.append("  #\(track.index) \(track.kind): " + parts.joined(separator: ", "))
         }

@@ -39,6 +39,30 @@ import TestSupport
         #expect(text.stdoutText.contains("h264") && text.stdoutText.contains("320x240") && text.stdoutText.contains("44100 Hz"))
     }
 
+    /// Pixel format, colour description and frame count, as ffprobe reports them.
+    @Test(arguments: ["8bit", "10bit-bt709"])
+    func pictureFactsAgreeWithFFprobe(_ variant: String) throws {
+        let folder = TemporaryDirectory()
+        let input = folder.file("in.mp4")
+        var arguments = ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25:duration=2"]
+        arguments += variant == "8bit" ? ["-c:v", "libx264", "-pix_fmt", "yuv420p"]
+            : ["-c:v", "libx265", "-x265-params", "log-level=error", "-pix_fmt", "yuv420p10le",
+               "-color_range", "tv", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"]
+        try MediaFactory.ffmpeg(arguments + [input])
+        let video = try #require(Self.tracks(try Self.probeJSON(input)).first)
+        let probe = try Probe.run(input)
+        #expect(video["pixel_format"] as? String == probe.string("pix_fmt"))
+        #expect(video["frames"] as? Int == probe.int("nb_frames"))
+        for (ours, theirs) in [("color_range", "color_range"), ("color_space", "color_space"),
+                               ("color_primaries", "color_primaries"), ("color_transfer", "color_transfer")] {
+            let expected = probe.string(theirs).flatMap { $0 == "unknown" ? nil : $0 }
+            #expect(video[ours] as? String == expected, "\(ours)")
+        }
+        if variant != "8bit" { #expect(video["color_space"] as? String == "bt709") }
+        let text = try avpipe(["probe", input])
+        #expect(text.stdoutText.contains(probe.string("pix_fmt") ?? "?") && text.stdoutText.contains("50 frames"), "\(text.stdoutText)")
+    }
+
     /// ffprobe's display-matrix angle is counter-clockwise; ours is clockwise, like the `rotate` tag
     /// and players. FFmpeg 5.1's `-metadata:s:v rotate=90` writes a matrix that ffmpeg itself shows
     /// turned 90° counter-clockwise, so the expectation comes from the matrix, not from the tag.

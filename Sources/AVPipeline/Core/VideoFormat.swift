@@ -75,9 +75,16 @@ extension VideoFormat {
         if stream.sampleAspectRatio == nil, f.sample_aspect_ratio.num > 0, f.sample_aspect_ratio.den > 0 {
             sampleAspectRatio = Rational(f.sample_aspect_ratio)
         }
-        colorRange = f.color_range == AVCOL_RANGE_UNSPECIFIED ? nil : av_color_range_name(f.color_range).map { String(cString: $0) }
-        colorSpace = f.colorspace == AVCOL_SPC_UNSPECIFIED ? nil : av_color_space_name(f.colorspace).map { String(cString: $0) }
-        colorPrimaries = f.color_primaries == AVCOL_PRI_UNSPECIFIED ? nil : av_color_primaries_name(f.color_primaries).map { String(cString: $0) }
-        colorTransfer = f.color_trc == AVCOL_TRC_UNSPECIFIED ? nil : av_color_transfer_name(f.color_trc).map { String(cString: $0) }
+        (colorRange, colorSpace, colorPrimaries, colorTransfer) =
+            Self.colorNames(range: f.color_range, space: f.colorspace, primaries: f.color_primaries, transfer: f.color_trc)
+    }
+
+    /// FFmpeg's names for a colour description; nil for what is unspecified.
+    static func colorNames(range: AVColorRange, space: AVColorSpace, primaries: AVColorPrimaries,
+                           transfer: AVColorTransferCharacteristic) -> (String?, String?, String?, String?) {
+        (range == AVCOL_RANGE_UNSPECIFIED ? nil : av_color_range_name(range).map { String(cString: $0) },
+         space == AVCOL_SPC_UNSPECIFIED ? nil : av_color_space_name(space).map { String(cString: $0) },
+         primaries == AVCOL_PRI_UNSPECIFIED ? nil : av_color_primaries_name(primaries).map { String(cString: $0) },
+         transfer == AVCOL_TRC_UNSPECIFIED ? nil : av_color_transfer_name(transfer).map { String(cString: $0) })
     }
 }

@@ -64,6 +64,15 @@ public struct TrackInfo: Sendable {
     public let isMirrored: Bool
     /// Shape of one pixel as the container states it (else the codec header), when stated.
     public let sampleAspectRatio: Rational?
+    /// Pixel layout of the decoded pictures, when probing found it.
+    public let pixelFormat: PixelFormat?
+    /// FFmpeg's names for the colour description (`tv`, `bt709`…), when the stream states it.
+    public let colorRange: String?
+    public let colorSpace: String?
+    public let colorPrimaries: String?
+    public let colorTransfer: String?
+    /// Frames (or packets) the container declares for the track, when it does.
+    public let frameCount: Int?
     /// Average frame rate, when known.
     public let frameRate: Rational?
     /// An attached picture (album art), not a moving video track.
@@ -100,6 +109,11 @@ extension TrackInfo {
         let orientation = Self.orientation(of: stream)
         rotation = isVideo ? orientation.rotation : 0
         isMirrored = isVideo && orientation.mirrored
+        pixelFormat = isVideo && p.format >= 0 ? PixelFormat(AVPixelFormat(rawValue: p.format)) : nil
+        (colorRange, colorSpace, colorPrimaries, colorTransfer) = isVideo
+            ? VideoFormat.colorNames(range: p.color_range, space: p.color_space, primaries: p.color_primaries, transfer: p.color_trc)
+            : (nil, nil, nil, nil)
+        frameCount = stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil
         let containerSAR = stream.pointee.sample_aspect_ratio, codecSAR = p.sample_aspect_ratio
         sampleAspectRatio = !isVideo ? nil : containerSAR.num > 0 && containerSAR.den > 0 ? Rational(containerSAR)
             : codecSAR.num > 0 && codecSAR.den > 0 ? Rational(codecSAR) : nil
