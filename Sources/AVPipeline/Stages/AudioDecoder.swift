@@ -29,8 +29,6 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
     public let inputFormat: EncodedAudioFormat
     public private(set) var statistics = Statistics()
 
-    /// Consecutive failures, with nothing decoded yet, after which the stream is declared undecodable.
-    private static var failureLimit: Int { 32 }
 
     private let upstream: Upstream
     private let decoder: CodecContext
@@ -38,7 +36,7 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
     private var pending: Frame?
     private var converter: (resampler: Resampler, from: AudioFormat)?
     private var nextPTS: Int64?
-    private var consecutiveFailures = 0
+    private var damaged = DamagedPackets()
     private var upstreamEnded = false
     private var drained = false
     /// After an exact seek: the first sample to hand out (in `outputFormat.sampleTimeBase`).
@@ -76,7 +74,7 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
                     continue
                 case .drained:
                     drained = true
-                    try verifyDecodedSomething()
+                    try damaged.verifyAtEnd(decodedAnything: statistics.frames > 0, codec: inputFormat.codec)
                     return nil
                 case .needsInput:
                     pending = frame
@@ -151,30 +149,16 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
     }
 
     private func recordFailure(_ error: AVPipelineError, at position: MediaTime?) throws(AVPipelineError) {
-        if case .outOfMemory = error { throw error }
-        statistics.skippedPackets += 1
-        consecutiveFailures += 1
-        let reason: String
-        if case .ffmpeg(_, _, let message) = error { reason = message } else { reason = "\(error)" }
-        if statistics.firstSkip == nil {
-            statistics.firstSkip = position.map { "at \($0): \(reason)" } ?? reason
-        }
-        if statistics.frames == 0 && consecutiveFailures >= Self.failureLimit {
-            throw .invalidData(path: "\(inputFormat.codec) stream", position: position,
-                               reason: "\(consecutiveFailures) packets in a row failed to decode (\(reason))")
-        }
-    }
-
-    private func verifyDecodedSomething() throws(AVPipelineError) {
-        guard statistics.frames == 0, statistics.skippedPackets > 0 else { return }
-        throw .invalidData(path: "\(inputFormat.codec) stream", position: nil,
-                           reason: "no packet could be decoded (\(statistics.firstSkip ?? "unknown error"))")
+        try damaged.record(error, at: position)
+        statistics.skippedPackets = damaged.skipped
+        statistics.firstSkip = damaged.firstSkip
+        try damaged.check(decodedAnything: statistics.frames > 0, codec: inputFormat.codec, at: position)
     }
 
     // MARK: - Timestamps and format
 
     private func deliver(_ frame: Frame) throws(AVPipelineError) -> PCMBuffer {
-        consecutiveFailures = 0
+        damaged.decoded()
         let f = frame.pointer
         let timeBase = outputFormat.sampleTimeBase
         let pts: Int64

@@ -28,13 +28,11 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
     public let inputFormat: EncodedVideoFormat
     public private(set) var statistics = Statistics()
 
-    /// Consecutive failures, with nothing decoded yet, after which the stream is declared undecodable.
-    private static var failureLimit: Int { 32 }
 
     private let upstream: Upstream
     private let decoder: CodecContext
     private var pending: Frame?
-    private var consecutiveFailures = 0
+    private var damaged = DamagedPackets()
     private var upstreamEnded = false
     private var drained = false
     /// After an exact seek: where output starts (in `outputFormat.timeBase`).
@@ -77,7 +75,7 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
                     continue
                 case .drained:
                     drained = true
-                    try verifyDecodedSomething()
+                    try damaged.verifyAtEnd(decodedAnything: statistics.frames > 0, codec: inputFormat.codec)
                     return nil
                 case .needsInput:
                     pending = frame
@@ -88,7 +86,7 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
                 if let mark = packet.seekMark { startOver(at: mark) }
                 // After the end, only a seek makes the stream go on.
                 guard !drained else { return nil }
-                send(packet)
+                try send(packet)
                 try checkFailures(at: packet.presentationTime)
             } else if drained {
                 return nil
@@ -122,13 +120,13 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
 
     // MARK: - Send/receive with damaged packets as recoverable errors
 
-    private func send(_ packet: EncodedVideoPacket<C>) {
+    private func send(_ packet: EncodedVideoPacket<C>) throws(AVPipelineError) {
         do {
             // `.full` cannot happen: every send follows a receive that asked for input.
             _ = try decoder.send(packet: packet.packet.pointer)
         } catch {
             // The decoder consumed (and dropped) the packet; it is not sent again.
-            record(error, at: packet.presentationTime)
+            try record(error, at: packet.presentationTime)
         }
     }
 
@@ -136,40 +134,25 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
         while true {
             do {
                 return try decoder.receive(frame: frame)
-            } catch .outOfMemory {
-                throw .outOfMemory
             } catch {
-                record(error, at: nil)
+                try record(error, at: nil)
                 try checkFailures(at: nil)
             }
         }
     }
 
-    private func record(_ error: AVPipelineError, at position: MediaTime?) {
-        statistics.skippedPackets += 1
-        consecutiveFailures += 1
-        let reason: String
-        if case .ffmpeg(_, _, let message) = error { reason = message } else { reason = "\(error)" }
-        if statistics.firstSkip == nil {
-            statistics.firstSkip = position.map { "at \($0): \(reason)" } ?? reason
-        }
+    private func record(_ error: AVPipelineError, at position: MediaTime?) throws(AVPipelineError) {
+        try damaged.record(error, at: position)
+        statistics.skippedPackets = damaged.skipped
+        statistics.firstSkip = damaged.firstSkip
     }
 
     private func checkFailures(at position: MediaTime?) throws(AVPipelineError) {
-        if statistics.frames == 0 && consecutiveFailures >= Self.failureLimit {
-            throw .invalidData(path: "\(inputFormat.codec) stream", position: position,
-                               reason: "\(consecutiveFailures) packets in a row failed to decode (\(statistics.firstSkip ?? "unknown error"))")
-        }
-    }
-
-    private func verifyDecodedSomething() throws(AVPipelineError) {
-        guard statistics.frames == 0, statistics.skippedPackets > 0 else { return }
-        throw .invalidData(path: "\(inputFormat.codec) stream", position: nil,
-                           reason: "no packet could be decoded (\(statistics.firstSkip ?? "unknown error"))")
+        try damaged.check(decodedAnything: statistics.frames > 0, codec: inputFormat.codec, at: position)
     }
 
     private func deliver(_ frame: Frame) -> VideoFrame {
-        consecutiveFailures = 0
+        damaged.decoded()
         statistics.frames += 1
         let f = frame.pointer
         f.pointee.pts = f.pointee.best_effort_timestamp
