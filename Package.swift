@@ -16,7 +16,7 @@ let ffmpegPkgConfig: String? = nil
 let ffmpegLinks: [LinkerSetting] = []
 #else
 let ffmpegPkgConfig: String? = "libavformat"
-let ffmpegLinks: [LinkerSetting] = ["avformat", "avcodec", "avutil", "swresample"].map { .linkedLibrary($0) }
+let ffmpegLinks: [LinkerSetting] = ["avformat", "avcodec", "avutil", "swresample", "swscale"].map { .linkedLibrary($0) }
 #endif
 
 let package = Package(
@@ -34,7 +34,7 @@ let package = Package(
             name: "CFFmpeg",
             pkgConfig: ffmpegPkgConfig,
             providers: [
-                .apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"]),
+                .apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev", "libswscale-dev"]),
                 .brew(["ffmpeg"]),
             ]
         ),

@@ -10,6 +10,7 @@ packages=(
     libavcodec-dev
     libavutil-dev
     libswresample-dev
+    libswscale-dev
     libsdl2-dev
     # test oracles and media generation
     ffmpeg

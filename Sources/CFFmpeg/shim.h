@@ -18,6 +18,7 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/samplefmt.h>
 #include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
 
 static inline int avp_error_eagain(void) { return AVERROR(EAGAIN); }
 static inline int avp_error_eof(void) { return AVERROR_EOF; }

@@ -18,6 +18,7 @@
 #include <libavformat/version.h>
 #include <libavutil/version.h>
 #include <libswresample/version.h>
+#include <libswscale/version.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -50,6 +51,7 @@ static void resolve_all(void) {
     static const char *const libraries[] = {
         "libavutil.so." AVP_STRING(LIBAVUTIL_VERSION_MAJOR),
         "libswresample.so." AVP_STRING(LIBSWRESAMPLE_VERSION_MAJOR),
+        "libswscale.so." AVP_STRING(LIBSWSCALE_VERSION_MAJOR),
         "libavcodec.so." AVP_STRING(LIBAVCODEC_VERSION_MAJOR),
         "libavformat.so." AVP_STRING(LIBAVFORMAT_VERSION_MAJOR),
     };

@@ -43,7 +43,8 @@ public struct VideoFormat: Hashable, Sendable, CustomStringConvertible {
     public var colorSpace: String?
     public var colorPrimaries: String?
     public var colorTransfer: String?
-    /// Clockwise rotation to apply for display (0, 90, 180, 270) and whether to mirror first.
+    /// Clockwise rotation to apply for display (0, 90, 180, 270), and whether to mirror left-right
+    /// after rotating (so a transposing display matrix is 90° and mirrored).
     public var rotation: Int
     public var isMirrored: Bool
     public var timeBase: Rational
