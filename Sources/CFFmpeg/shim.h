@@ -36,6 +36,7 @@ static inline int avp_codec_cap_variable_frame_size(void) { return AV_CODEC_CAP_
 static inline int avp_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
 static inline int avp_fmt_globalheader(void) { return AVFMT_GLOBALHEADER; }
 static inline int avp_fmt_nofile(void) { return AVFMT_NOFILE; }
+static inline int avp_fmt_notimestamps(void) { return AVFMT_NOTIMESTAMPS; }
 static inline int avp_avio_flag_write(void) { return AVIO_FLAG_WRITE; }
 static inline int avp_avio_flag_read(void) { return AVIO_FLAG_READ; }
 static inline int avp_profile_aac_low(void) { return FF_PROFILE_AAC_LOW; }

@@ -68,6 +68,10 @@ struct Frame: AsyncParsableCommand {
                 for (time, name) in zip(schedule, names) {
                     try demuxer.seek(to: origin + time, mode: .exact)
                     guard let picture = try await pictures.next() else {
+                        // Past the end the request is wrong; before it, the video is cut short or damaged.
+                        if let duration = demuxer.info.duration, time < duration {
+                            throw AVPipelineError.invalidData(path: input, position: time, reason: "no picture decodes at or after this time")
+                        }
                         throw AVPipelineError.invalidOption(name: "--at", value: "\(time)",
                                                             reason: "the video ends before it (duration \(demuxer.info.duration.map { "\($0)" } ?? "unknown"))")
                     }

@@ -32,7 +32,7 @@ struct MatrixCase: Sendable, CustomTestStringConvertible {
 
 /// Where each subcommand reads and writes, so one row can be applied to all of them.
 enum Subcommand: String, CaseIterable, Sendable {
-    case encode, demux, probe, mux, remux, decode, play
+    case encode, demux, probe, mux, remux, decode, play, frame
 
     var writes: Bool { self != .probe && self != .play }
 
@@ -44,6 +44,7 @@ enum Subcommand: String, CaseIterable, Sendable {
         case .probe: true
         case .decode: media.hasAudio
         case .play: [.mp4, .adts, .mkv].contains(media)
+        case .frame: media.hasVideo
         default: media != .wav
         }
     }
@@ -80,6 +81,8 @@ enum Subcommand: String, CaseIterable, Sendable {
             return .init(arguments: ["decode", input, "--out", "\(outputFolder)/o.wav"], outputs: ["\(outputFolder)/o.wav"])
         case .play:
             return .init(arguments: ["play", input], environment: ["SDL_AUDIODRIVER": "dummy"], outputs: [])
+        case .frame:
+            return .init(arguments: ["frame", input, "--at", "0", "--out", "\(outputFolder)/o.png"], outputs: ["\(outputFolder)/o.png"])
         }
     }
 }
@@ -282,7 +285,7 @@ enum BadInputMatrix {
     static func sample(for command: Subcommand) -> SampleMedia {
         switch command {
         case .encode: .wav
-        case .demux, .probe: .mp4
+        case .demux, .probe, .frame: .mp4
         case .mux: .h264
         case .remux: .mkv
         case .decode, .play: .m4a
@@ -331,6 +334,7 @@ enum BadInputMatrix {
                     try FileManager.default.createDirectory(atPath: d.file("small"), withIntermediateDirectories: false)
                     var invocation = command.invocation(input: try bigSample(for: command), media: .mp4, outputFolder: d.file("small"))
                     if command == .encode { invocation.arguments += ["--bitrate", "256000"] }
+                    if command == .frame { invocation.arguments += ["--width", "2000"] }  // a PNG larger than the disk
                     invocation.runner = runner
                     return invocation
                 })

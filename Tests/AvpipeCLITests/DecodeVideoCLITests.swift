@@ -86,6 +86,40 @@ import TestSupport
         #expect(samples == 110_250, "2.5 s at 44.1 kHz")
     }
 
+    /// Exact seeks in other containers: the pictures of `ffmpeg -ss`, the samples to the sample;
+    /// a raw H.264 stream has no times to seek by (a typed error, exit 69) but starts at 0.
+    @Test(arguments: ["mkv", "webm", "ts"])
+    func seekingOtherContainersMatchesFFmpeg(_ ext: String) throws {
+        let folder = TemporaryDirectory()
+        let input = folder.file("in.\(ext)")
+        let codec = ext == "webm" ? ["-c:v", "libvpx-vp9", "-b:v", "300k", "-c:a", "libopus"] : ["-c:v", "libx264", "-bf", "2", "-c:a", "aac"]
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25:duration=8", "-f", "lavfi",
+                                 "-i", "sine=frequency=440:sample_rate=48000:duration=8", "-pix_fmt", "yuv420p", "-g", "25"] + codec + [input])
+        let result = try avpipe(["decode", input, "--start", "4.3", "--duration", "0.9", "--video", folder.file("o.y4m"), "--out", folder.file("o.wav")])
+        #expect(result.status == 0, "\(result.stderrText)")
+        try MediaFactory.ffmpeg(["-v", "error", "-ss", "4.3", "-i", input, "-t", "0.9", "-map", "0:v", "-fps_mode", "passthrough",
+                                 "-f", "yuv4mpegpipe", folder.file("ff.y4m")])
+        #expect(try fileBytes(folder.file("o.y4m")) == fileBytes(folder.file("ff.y4m")), "\(ext): pictures after the seek differ")
+        #expect(try Probe.run(folder.file("o.wav")).int("duration_ts") == 43_200, "0.9 s at 48 kHz")
+    }
+
+    @Test func rawStreamsSeekOnlyToTheirStart() throws {
+        let folder = TemporaryDirectory()
+        let movie = try DemuxMedia.movie(folder.file("in.mp4"), seconds: 4, audio: false)
+        let raw = folder.file("in.h264")
+        try MediaFactory.ffmpeg(["-v", "error", "-i", movie, "-c", "copy", "-bsf:v", "h264_mp4toannexb", raw])
+        let later = try avpipe(["frame", raw, "--at", "2", "--out", folder.file("late.png")])
+        #expect(later.status == 69 && later.stderrText.contains("no timestamps to seek by"), "\(later.stderrText)")
+        #expect(try avpipe(["frame", raw, "--at", "0", "--out", folder.file("first.png")]).status == 0)
+        // A Matroska file cut before its cues cannot seek, but reading on from the start gets there.
+        let mkv = try DemuxMedia.movie(folder.file("in.mkv"), seconds: 4, videoArguments: ["-g", "25"], audio: false)
+        try SampleMedia.truncate(mkv, to: fileSize(mkv) * 3 / 4, as: folder.file("cut.mkv"))
+        let cut = try avpipe(["frame", folder.file("cut.mkv"), "--at", "1.5", "--out", folder.file("cut.png")])
+        #expect(cut.status == 0, "\(cut.stderrText)")
+        try MediaFactory.ffmpeg(["-v", "error", "-ss", "1.5", "-i", folder.file("cut.mkv"), "-frames:v", "1", folder.file("ff.png")])
+        #expect(try FrameCLITests.pixels(folder.file("cut.png")).pixels == FrameCLITests.pixels(folder.file("ff.png")).pixels)
+    }
+
     /// Bad requests fail before anything is written; a file without video is the input's fault.
     @Test func badRequestsFailCleanly() throws {
         let folder = TemporaryDirectory()

@@ -36,6 +36,11 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
     private var pending: Frame?
     private var converter: (resampler: Resampler, from: AudioFormat)?
     private var nextPTS: Int64?
+    /// One tick of the packets' clock, in samples (at least 1).
+    private var timestampTolerance: Int64 {
+        let tick = Double(outputFormat.sampleRate) * Double(packetTimeBase.numerator) / Double(packetTimeBase.denominator)
+        return Swift.max(1, Int64(tick.rounded(.up)))
+    }
     private var damaged = DamagedPackets()
     private var upstreamEnded = false
     private var drained = false
@@ -161,11 +166,12 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
         damaged.decoded()
         let f = frame.pointer
         let timeBase = outputFormat.sampleTimeBase
-        let pts: Int64
+        var pts = nextPTS ?? 0
         if let stamped = MediaTime(ffmpeg: f.pointee.best_effort_timestamp, timeBase: packetTimeBase) {
-            pts = stamped.converted(to: timeBase).value
-        } else {
-            pts = nextPTS ?? 0
+            // A container whose clock is coarser than the samples (Matroska's milliseconds) rounds
+            // each packet's time: within one of its ticks, the samples simply continue.
+            let candidate = stamped.converted(to: timeBase).value
+            if nextPTS == nil || abs(candidate - pts) > timestampTolerance { pts = candidate }
         }
         let output = try conformed(frame)
         output.pointer.pointee.pts = pts

@@ -77,6 +77,8 @@ final class TrackReader {
     /// ADTS frames carry their own length: a last frame shorter than it says was cut.
     private let checksADTSLength: Bool
     private let isAudio: Bool
+    /// The track's first timestamp, when the container says.
+    private let streamStart: Int64?
 
     init(source: InputSource, policy: InputPolicy, track: TrackInfo, streamCount: Int, interrupt: InterruptFlag,
          counters: TrackCounters, strict: Bool, status: DemuxStatusCell, shared: SharedInput?) throws(AVPipelineError) {
@@ -116,6 +118,7 @@ final class TrackReader {
         if ElementaryStreamCoverage.tilingFormats.contains(input.formatName) { coverage = ElementaryStreamCoverage() }
         checksADTSLength = input.formatName == "aac"
         isAudio = track.kind == .audio
+        streamStart = stream.pointee.start_time == avp_nopts_value() ? nil : stream.pointee.start_time
     }
 
     deinit {
@@ -137,14 +140,32 @@ final class TrackReader {
         guard case .own(let context) = input else {
             throw .unsupportedFormat("'\(input.path)' cannot seek: it is read once, from the start (a pipe)")
         }
+        let fresh = packets == 0 && !seeked
+        let start = streamStart ?? 0
+        let wanted = av_rescale_q_rnd(target.value, target.timeBase.avValue, timeBase.avValue, AV_ROUND_DOWN)
+        // A track not read yet is at its start already.
+        if fresh && wanted <= start { return }
+        // Raw video elementary streams carry no picture times (FFmpeg cannot seek them either).
+        if (context.pointer.pointee.iformat.pointee.flags & avp_fmt_notimestamps()) != 0
+            || ["h264", "hevc", "m4v", "mpegvideo"].contains(input.formatName) {
+            throw .unsupportedFormat("'\(input.path)' (\(input.formatName)) has no timestamps to seek by; remux it into a container first")
+        }
         // Audio decoders need the packets before the target to decode it as a full decode does
         // (AAC's overlap-add, MP3's bit reservoir): start 100 ms early; the decoder drops the rest.
         let preroll = isAudio ? av_rescale_q(1, AVRational(num: 1, den: 10), timeBase.avValue) : 0
-        let timestamp = av_rescale_q_rnd(target.value, target.timeBase.avValue, timeBase.avValue, AV_ROUND_DOWN) - preroll
-        let rc = avformat_seek_file(context.pointer, Int32(streamIndex), Int64.min, timestamp, timestamp, 0)
+        let position = context.readPosition
+        let rc = avformat_seek_file(context.pointer, Int32(streamIndex), Int64.min, wanted - preroll, wanted - preroll, 0)
         if rc == avp_error_exit() { throw .cancelled }
         if rc < 0 {
-            throw .unsupportedFormat("'\(input.path)' (\(input.formatName)) cannot seek to \(target): \(ffmpegErrorText(rc))")
+            // Where a container cannot seek (a Matroska file cut before its cues), a track not read
+            // yet still reaches the target by reading on: an exact seek drops what comes before
+            // it (ffmpeg's fallback too). Read on from where it was, if the attempt moved it.
+            let stayed = context.readPosition == position
+                || avio_seek(context.pointer.pointee.pb, position, avp_seek_set()) == position
+            guard fresh && stayed else {
+                throw .unsupportedFormat("'\(input.path)' (\(input.formatName)) cannot seek to \(target): \(ffmpegErrorText(rc))")
+            }
+            return
         }
         seeked = true
         lastPacketCut = false
