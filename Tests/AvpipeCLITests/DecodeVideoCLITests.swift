@@ -120,6 +120,30 @@ import TestSupport
         #expect(try FrameCLITests.pixels(folder.file("cut.png")).pixels == FrameCLITests.pixels(folder.file("ff.png")).pixels)
     }
 
+    /// Damaged slices mid-file: the pictures go on after them (the same as ffmpeg's), and the
+    /// skipped packets are reported in one warning.
+    @Test func damagedSlicesAreSkippedAndReported() throws {
+        let folder = TemporaryDirectory()
+        let movie = try DemuxMedia.movie(folder.file("in.mp4"), seconds: 10, videoArguments: ["-g", "25", "-bf", "2"], audio: false)
+        try MediaFactory.ffmpeg(["-v", "error", "-i", movie, "-c", "copy", "-bsf:v", "h264_mp4toannexb", folder.file("in.h264")])
+        var bytes = try fileBytes(folder.file("in.h264"))
+        var state: UInt32 = 7
+        for index in (bytes.count / 2)..<(bytes.count / 2 + 4000) where bytes[index] != 0 && bytes[index - 1] != 0 {
+            state = state &* 1_103_515_245 &+ 12_345
+            bytes[index] = UInt8(1 + (state >> 16) % 254)  // never 0: no start code appears
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: folder.file("bad.h264")))
+        try MediaFactory.ffmpeg(["-v", "error", "-i", folder.file("bad.h264"), "-c", "copy", folder.file("bad.mp4")])
+        let result = try avpipe(["decode", folder.file("bad.mp4"), "--video", folder.file("o.y4m")])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stderrText.contains("damaged video packet"), "\(result.stderrText)")
+        let reference = try Subprocess.run("ffmpeg", ["-v", "quiet", "-i", folder.file("bad.mp4"), "-fps_mode", "passthrough",
+                                                      "-f", "yuv4mpegpipe", "-"])
+        let ours = try fileBytes(folder.file("o.y4m"))
+        #expect(ours.count > 200 * 115_200, "pictures continue after the damage")
+        #expect(ours == [UInt8](reference.stdout))
+    }
+
     /// Bad requests fail before anything is written; a file without video is the input's fault.
     @Test func badRequestsFailCleanly() throws {
         let folder = TemporaryDirectory()

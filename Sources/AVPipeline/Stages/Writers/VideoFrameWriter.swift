@@ -33,6 +33,7 @@ public final class VideoFrameWriter<Upstream: SampleSource> where Upstream.Buffe
     private var encoder: CodecContext?
     private var writer: SingleStreamFileWriter?
     private var first: VideoFormat?
+    private var picturesWritten: Int64 = 0
 
     /// Checks the output (folder, existing file) before any picture is decoded.
     public init(upstream: Upstream, path: String, container: Container? = nil, overwrite: Bool = false) throws {
@@ -71,10 +72,11 @@ public final class VideoFrameWriter<Upstream: SampleSource> where Upstream.Buffe
         guard format.width == first.width, format.height == first.height, format.pixelFormat == first.pixelFormat else {
             throw AVPipelineError.unsupportedFormat("the pictures change from \(first.pixelFormat) \(first.width)x\(first.height) to \(format.pixelFormat) \(format.width)x\(format.height) at \(picture.presentationTime.map { "\($0)" } ?? "an unknown time"); a \(container.rawValue) file holds one size and format")
         }
+        // These files carry no times, only the order: number the pictures, since a damaged stream
+        // can give times that repeat or go back, which the muxer would refuse.
         let f = picture.frame.pointer
-        if f.pointee.pts != avp_nopts_value() {
-            f.pointee.pts = av_rescale_q(f.pointee.pts, format.timeBase.avValue, encoder.pointer.pointee.time_base)
-        }
+        f.pointee.pts = picturesWritten
+        picturesWritten += 1
         _ = try encoder.send(frame: f)
         try drain(encoder, into: writer)
     }
