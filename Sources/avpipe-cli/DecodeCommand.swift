@@ -31,6 +31,9 @@ struct Decode: AsyncParsableCommand {
     @Option(help: "Channel count (default: the input's); FFmpeg's default layout for the count.")
     var channels: Int?
 
+    @Flag(help: "Decode the main video and audio tracks and write nothing (as ffmpeg -f null -): to check that a file decodes, or to time decoding.")
+    var null = false
+
     @Option(help: ArgumentHelp("Start at this time (seconds or hh:mm:ss.xxx), exactly: the first picture is the one shown then, the first sample that instant's.", valueName: "time"))
     var start: TimeArgument?
 
@@ -49,7 +52,8 @@ struct Decode: AsyncParsableCommand {
         }
         if let rate, !(1...768_000).contains(rate) { throw ValidationError("--rate must be between 1 and 768000 (got \(rate))") }
         if let channels, !(1...64).contains(channels) { throw ValidationError("--channels must be between 1 and 64 (got \(channels))") }
-        guard output != nil || video != nil else { throw ValidationError("nothing to do: pass --out (audio) and/or --video") }
+        guard output != nil || video != nil || null else { throw ValidationError("nothing to do: pass --out (audio) and/or --video, or --null") }
+        guard !(null && (output != nil || video != nil)) else { throw ValidationError("--null writes nothing: leave out --out and --video") }
         if let output { try OutputPaths.ensureDistinct(input: input, output: output) }
         if let video {
             guard ["y4m", "yuv"].contains(OutputPaths.fileExtension(video)) else {
@@ -62,7 +66,7 @@ struct Decode: AsyncParsableCommand {
 
     func run() async throws {
         let (input, output, video, overwrite, demuxerOptions) = (input, output, video, outputOptions.overwrite, inputOptions.demuxerOptions)
-        let (start, duration) = (start?.time, duration?.time)
+        let (start, duration, null) = (start?.time, duration?.time, null)
         let request = AudioFormatRequest(sampleFormat: SampleFormat(rawValue: sampleFormat)!.packed, sampleRate: rate,
                                          channelLayout: channels.map { ChannelLayout.default(channelCount: $0) })
         try await CommandRunner.run(logging: logging) {
@@ -74,37 +78,56 @@ struct Decode: AsyncParsableCommand {
             let end = duration.map { from + $0 }
             try await withThrowingTaskGroup(of: String.self) { group in
                 // Every track is asked for before any is read (an input that cannot seek is read once).
-                let audioDecoder = try output.map { _ in try demuxer.audioTrack().decodeAudio() }
-                let videoDecoder = try video.map { _ in try demuxer.videoTrack().decodeVideo() }
-                if let output, let audioDecoder {
-                    group.addTask {
-                        let progress = ProgressLine(total: demuxer.info.duration, enabled: video == nil && isTerminal(2))
-                        // Decoding on one core, conversion and writing on the other (600 s to 48 kHz: 459 → 335 ms).
-                        let decoded = try audioDecoder.prefetched()
-                        let summary = if let end {
-                            try await decoded.ending(at: end).resampled(to: request).writeWAV(to: output, overwrite: overwrite, progress: progress.update)
-                        } else {
-                            try await decoded.resampled(to: request).writeWAV(to: output, overwrite: overwrite, progress: progress.update)
+                let decodesAudio = output != nil || (null && demuxer.info.hasAudio)
+                let decodesVideo = video != nil || (null && demuxer.info.hasVideo)
+                let audioDecoder = decodesAudio ? try demuxer.audioTrack().decodeAudio() : nil
+                let videoDecoder = decodesVideo ? try demuxer.videoTrack().decodeVideo() : nil
+                if null {
+                    if let audioDecoder {
+                        group.addTask {
+                            while try await audioDecoder.next() != nil {}
+                            reportSkippedPackets(audioDecoder.statistics)
+                            return ""
                         }
-                        progress.finish(at: summary.duration)
-                        reportSkippedPackets(audioDecoder.statistics)
-                        return output
                     }
-                }
-                if let video, let videoDecoder {
-                    group.addTask {
-                        let progress = ProgressLine(total: demuxer.info.duration)
-                        let (summary, written) = if let end {
-                            try await Self.writePictures(videoDecoder.ending(at: end), to: video, overwrite: overwrite, progress: progress)
-                        } else {
-                            try await Self.writePictures(videoDecoder, to: video, overwrite: overwrite, progress: progress)
+                    if let videoDecoder {
+                        group.addTask {
+                            while try await videoDecoder.next() != nil {}
+                            reportSkippedPackets(videoDecoder.statistics)
+                            return ""
                         }
-                        progress.finish(at: summary.duration)
-                        if OutputPaths.fileExtension(video) == "yuv", let format = written {
-                            printNotice("\(video): raw \(format.pixelFormat) \(format.width)x\(format.height) pictures (ffplay -f rawvideo -pixel_format \(format.pixelFormat) -video_size \(format.width)x\(format.height) \(video))")
+                    }
+                } else {
+                    if let output, let audioDecoder {
+                        group.addTask {
+                            let progress = ProgressLine(total: demuxer.info.duration, enabled: video == nil && isTerminal(2))
+                            // Decoding on one core, conversion and writing on the other (600 s to 48 kHz: 459 → 335 ms).
+                            let decoded = try audioDecoder.prefetched()
+                            let summary = if let end {
+                                try await decoded.ending(at: end).resampled(to: request).writeWAV(to: output, overwrite: overwrite, progress: progress.update)
+                            } else {
+                                try await decoded.resampled(to: request).writeWAV(to: output, overwrite: overwrite, progress: progress.update)
+                            }
+                            progress.finish(at: summary.duration)
+                            reportSkippedPackets(audioDecoder.statistics)
+                            return output
                         }
-                        reportSkippedPackets(videoDecoder.statistics)
-                        return video
+                    }
+                    if let video, let videoDecoder {
+                        group.addTask {
+                            let progress = ProgressLine(total: demuxer.info.duration)
+                            let (summary, written) = if let end {
+                                try await Self.writePictures(videoDecoder.ending(at: end), to: video, overwrite: overwrite, progress: progress)
+                            } else {
+                                try await Self.writePictures(videoDecoder, to: video, overwrite: overwrite, progress: progress)
+                            }
+                            progress.finish(at: summary.duration)
+                            if OutputPaths.fileExtension(video) == "yuv", let format = written {
+                                printNotice("\(video): raw \(format.pixelFormat) \(format.width)x\(format.height) pictures (ffplay -f rawvideo -pixel_format \(format.pixelFormat) -video_size \(format.width)x\(format.height) \(video))")
+                            }
+                            reportSkippedPackets(videoDecoder.statistics)
+                            return video
+                        }
                     }
                 }
                 try await allOrNothing(&group)

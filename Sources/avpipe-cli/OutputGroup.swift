@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Waits for every output of a command (each task returns its path). If one fails, the other is cancelled and any output already in place
+/// Waits for every output of a command (each task returns its path, or "" when it writes none). If one fails, the other is cancelled and any output already in place
 /// is removed again: a failed or interrupted run leaves neither file.
 func allOrNothing(_ group: inout ThrowingTaskGroup<String, any Error>) async throws {
     var written: [String] = []
@@ -18,6 +18,6 @@ func allOrNothing(_ group: inout ThrowingTaskGroup<String, any Error>) async thr
         }
     }
     guard let failure else { return }
-    for path in written { unlink(path) }
+    for path in written where !path.isEmpty { unlink(path) }
     throw failure
 }

@@ -142,6 +142,12 @@ import TestSupport
         let ours = try fileBytes(folder.file("o.y4m"))
         #expect(ours.count > 200 * 115_200, "pictures continue after the damage")
         #expect(ours == [UInt8](reference.stdout))
+
+        // --null decodes and writes nothing: the same report, an untouched folder.
+        let before = FolderSnapshot(folder.path)
+        let null = try avpipe(["decode", folder.file("bad.mp4"), "--null"])
+        #expect(null.status == 0 && null.stderrText.contains("damaged video packet"), "\(null.stderrText)")
+        #expect(FolderSnapshot(folder.path) == before)
     }
 
     /// Bad requests fail before anything is written; a file without video is the input's fault.
