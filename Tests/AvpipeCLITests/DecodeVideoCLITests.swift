@@ -150,6 +150,32 @@ import TestSupport
         #expect(FolderSnapshot(folder.path) == before)
     }
 
+    /// A video codec nobody decodes: exit 69 naming it, nothing written. (An AVI whose H.264 track
+    /// is relabelled with an unknown four-character code.) Also: an AVI's frame count is in ticks
+    /// of its rate, not packets, so a complete AVI is not reported as cut short.
+    @Test func anUnknownVideoCodecIsUnsupported() throws {
+        let folder = TemporaryDirectory()
+        let movie = try DemuxMedia.movie(folder.file("in.mp4"), seconds: 1, videoArguments: ["-bf", "2"], audio: false)
+        let avi = folder.file("in.avi")
+        try MediaFactory.ffmpeg(["-v", "error", "-i", movie, "-c:v", "copy", avi])
+        let complete = try avpipe(["decode", avi, "--video", folder.file("ok.y4m")])
+        #expect(complete.status == 0 && complete.stderrText.isEmpty, "\(complete.stderrText)")
+
+        var bytes = try fileBytes(avi)
+        let header = min(8192, bytes.count)
+        for index in 0..<(header - 4) where bytes[index..<index + 4].elementsEqual("avc1".utf8) {
+            bytes.replaceSubrange(index..<index + 4, with: Array("ZZZZ".utf8))
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: folder.file("unknown.avi")))
+        let before = FolderSnapshot(folder.path)
+        for arguments in [["decode", folder.file("unknown.avi"), "--video", folder.file("o.y4m")],
+                          ["frame", folder.file("unknown.avi"), "--at", "0", "--out", folder.file("o.png")]] {
+            let result = try avpipe(arguments)
+            #expect(result.status == 69 && result.stderrText.contains("tag ZZZZ"), "\(arguments): \(result.stderrText)")
+        }
+        #expect(FolderSnapshot(folder.path) == before)
+    }
+
     /// Bad requests fail before anything is written; a file without video is the input's fault.
     @Test func badRequestsFailCleanly() throws {
         let folder = TemporaryDirectory()

@@ -44,7 +44,10 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
         let format = upstream.outputFormat
         inputFormat = format
         guard let codec = avcodec_find_decoder(format.codec.avID) else {
-            throw AVPipelineError.unsupportedCodec("\(format.codec): this FFmpeg build has no decoder for it")
+            let tag = TrackInfo.fourcc(format.parameters.pointer.pointee.codec_tag)
+            let what = format.codec.avID == AV_CODEC_ID_NONE ? "a video codec FFmpeg does not know" + (tag.map { " (tag \($0))" } ?? "")
+                : "\(format.codec)"
+            throw AVPipelineError.unsupportedCodec("\(what): this FFmpeg build has no decoder for it")
         }
         guard threads >= 0, threads <= 256 else {
             throw AVPipelineError.invalidOption(name: "decoder threads", value: "\(threads)", reason: "must be between 0 (all cores) and 256")

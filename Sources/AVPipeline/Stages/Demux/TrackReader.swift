@@ -125,14 +125,14 @@ final class TrackReader {
         if case .shared(let shared) = input { shared.unregister(stream: streamIndex) }
     }
 
-    /// How many packets reading the whole track must give. An MP4/MOV's index is its sample table
-    /// *after* the edit list: samples the edit list leaves out are not presented and not missing (the
-    /// sample count, `nb_frames`, would call a complete file with an edit list truncated). Other
-    /// containers that declare a count give it as `nb_frames`.
+    /// How many packets reading the whole track must give, for containers whose index lists every
+    /// packet: an MP4/MOV's sample table *after* the edit list (samples the edit list leaves out are
+    /// not presented and not missing; the raw sample count, `nb_frames`, would call a complete file
+    /// with an edit list truncated). Elsewhere `nb_frames` is no packet count (an AVI states its
+    /// length in ticks of its rate, twice the frames with B-frames), so nothing is expected.
     private static func expectedPackets(_ stream: UnsafeMutablePointer<AVStream>, format: String) -> Int? {
-        guard stream.pointee.nb_frames > 0 else { return nil }  // fragmented MP4: the header does not know
-        if format.hasPrefix("mov,") { return Int(avformat_index_get_entries_count(stream)) }
-        return Int(stream.pointee.nb_frames)
+        guard format.hasPrefix("mov,"), stream.pointee.nb_frames > 0 else { return nil }  // fragmented: not known
+        return Int(avformat_index_get_entries_count(stream))
     }
 
     /// Moves the reading position to the keyframe at or before `target` (presentation time).
