@@ -29,7 +29,6 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
     public let inputFormat: EncodedAudioFormat
     public private(set) var statistics = Statistics()
 
-
     private let upstream: Upstream
     private let decoder: CodecContext
     private let packetTimeBase: Rational

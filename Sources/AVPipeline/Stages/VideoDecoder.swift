@@ -28,7 +28,6 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
     public let inputFormat: EncodedVideoFormat
     public private(set) var statistics = Statistics()
 
-
     private let upstream: Upstream
     private let decoder: CodecContext
     private var pending: Frame?
