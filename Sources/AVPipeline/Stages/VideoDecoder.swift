@@ -111,6 +111,19 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
         exactTarget = mark.mode == .exact ? mark.target.converted(to: outputFormat.timeBase).value : nil
     }
 
+    /// On the way to an exact-seek target, pictures nothing refers to (most B-frames) and that
+    /// show before the target would only be decoded to be dropped: the decoder skips them. The
+    /// pictures kept are decoded from the same references, so they come out the same.
+    private func skipUnreferencedPictures(before packet: EncodedVideoPacket<C>) {
+        var skip = AVDISCARD_DEFAULT
+        let pts = packet.packet.pointer.pointee.pts
+        if let target = exactTarget, pts != avp_nopts_value(),
+           av_rescale_q(pts, inputFormat.timeBase.avValue, outputFormat.timeBase.avValue) < target {
+            skip = AVDISCARD_NONREF
+        }
+        if decoder.pointer.pointee.skip_frame != skip { decoder.pointer.pointee.skip_frame = skip }
+    }
+
     /// The picture to hand out, if any: after an exact seek, the first one starting at or after
     /// the target (what `ffmpeg -ss T -i` gives).
     private func accept(_ picture: VideoFrame) -> VideoFrame? {
@@ -123,6 +136,7 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
     // MARK: - Send/receive with damaged packets as recoverable errors
 
     private func send(_ packet: EncodedVideoPacket<C>) throws(AVPipelineError) {
+        skipUnreferencedPictures(before: packet)
         do {
             // `.full` cannot happen: every send follows a receive that asked for input.
             _ = try decoder.send(packet: packet.packet.pointer)
