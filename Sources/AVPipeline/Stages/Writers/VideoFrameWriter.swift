@@ -34,6 +34,7 @@ public final class VideoFrameWriter<Upstream: SampleSource> where Upstream.Buffe
     private var writer: SingleStreamFileWriter?
     private var first: VideoFormat?
     private var picturesWritten: Int64 = 0
+    private let packet: Packet
 
     /// Checks the output (folder, existing file) before any picture is decoded.
     public init(upstream: Upstream, path: String, container: Container? = nil, overwrite: Bool = false) throws {
@@ -42,6 +43,7 @@ public final class VideoFrameWriter<Upstream: SampleSource> where Upstream.Buffe
         }
         self.upstream = upstream
         self.container = container
+        packet = try Packet()
         file = try AtomicOutputFile(path: path, overwrite: overwrite)
     }
 
@@ -82,9 +84,8 @@ public final class VideoFrameWriter<Upstream: SampleSource> where Upstream.Buffe
     }
 
     private func drain(_ encoder: CodecContext, into writer: SingleStreamFileWriter) throws {
-        while true {
-            let packet = try Packet()
-            guard try encoder.receive(packet: packet) == .got else { return }
+        // One packet owner serves every picture: the writer releases its payload after writing.
+        while try encoder.receive(packet: packet) == .got {
             try writer.write(packet)
         }
     }
