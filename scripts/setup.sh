@@ -24,6 +24,10 @@ packages=(
     # the real audio-device test
     pulseaudio
     pulseaudio-utils
+    # the real window tests of `play`: a headless X server, screenshots, key presses
+    xvfb
+    x11-apps
+    xdotool
     # benchmarks and leak checks
     python3
     hyperfine

@@ -1,5 +1,5 @@
-// SDL2's audio API (the device layer ffplay uses: PulseAudio/PipeWire/ALSA on Linux, CoreAudio on
-// macOS), plus the macros Swift cannot import as `avp_sdl_`-prefixed static inline functions.
+// SDL2's audio and video API (the device and window layer ffplay uses: PulseAudio/PipeWire/ALSA
+// and X11/Wayland on Linux, CoreAudio and Cocoa on macOS), plus the macros Swift cannot import as `avp_sdl_`-prefixed static inline functions.
 #ifndef AVPIPE_CSDL2_SHIM_H
 #define AVPIPE_CSDL2_SHIM_H
 
@@ -13,6 +13,35 @@ static inline SDL_AudioFormat avp_sdl_audio_f32sys(void) { return AUDIO_F32SYS; 
 static inline int avp_sdl_allow_frequency_change(void) { return SDL_AUDIO_ALLOW_FREQUENCY_CHANGE; }
 static inline int avp_sdl_allow_channels_change(void) { return SDL_AUDIO_ALLOW_CHANNELS_CHANGE; }
 static inline int avp_sdl_allow_format_change(void) { return SDL_AUDIO_ALLOW_FORMAT_CHANGE; }
+
+static inline Uint32 avp_sdl_init_video(void) { return SDL_INIT_VIDEO; }
+static inline int avp_sdl_windowpos_centered(void) { return SDL_WINDOWPOS_CENTERED; }
+static inline Uint32 avp_sdl_window_flags(int fullscreen) {
+    return SDL_WINDOW_RESIZABLE | SDL_WINDOW_SHOWN | (fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
+}
+static inline Uint32 avp_sdl_window_fullscreen_desktop(void) { return SDL_WINDOW_FULLSCREEN_DESKTOP; }
+static inline Uint32 avp_sdl_pixelformat_iyuv(void) { return SDL_PIXELFORMAT_IYUV; }
+static inline Uint32 avp_sdl_pixelformat_nv12(void) { return SDL_PIXELFORMAT_NV12; }
+static inline Uint32 avp_sdl_pixelformat_nv21(void) { return SDL_PIXELFORMAT_NV21; }
+static inline Uint32 avp_sdl_pixelformat_yuy2(void) { return SDL_PIXELFORMAT_YUY2; }
+static inline Uint32 avp_sdl_pixelformat_uyvy(void) { return SDL_PIXELFORMAT_UYVY; }
+static inline int avp_sdl_texture_streaming(void) { return SDL_TEXTUREACCESS_STREAMING; }
+static inline int avp_sdl_flip(int horizontal) { return horizontal ? SDL_FLIP_HORIZONTAL : SDL_FLIP_NONE; }
+static inline int avp_sdl_yuv_mode(int full_range, int bt709) {
+    return full_range ? SDL_YUV_CONVERSION_JPEG : bt709 ? SDL_YUV_CONVERSION_BT709 : SDL_YUV_CONVERSION_BT601;
+}
+static inline Uint32 avp_sdl_user_event(void) { return SDL_USEREVENT; }
+static inline Uint32 avp_sdl_quit_event(void) { return SDL_QUIT; }
+static inline Uint32 avp_sdl_keydown_event(void) { return SDL_KEYDOWN; }
+static inline Uint32 avp_sdl_window_event(void) { return SDL_WINDOWEVENT; }
+static inline Uint8 avp_sdl_window_close(void) { return SDL_WINDOWEVENT_CLOSE; }
+
+/// Keys the player knows, as SDL keycodes (the arrows are not plain characters).
+static inline SDL_Keycode avp_sdl_key_left(void) { return SDLK_LEFT; }
+static inline SDL_Keycode avp_sdl_key_right(void) { return SDLK_RIGHT; }
+static inline SDL_Keycode avp_sdl_key_up(void) { return SDLK_UP; }
+static inline SDL_Keycode avp_sdl_key_down(void) { return SDLK_DOWN; }
+static inline SDL_Keycode avp_sdl_key_escape(void) { return SDLK_ESCAPE; }
 
 #ifdef __linux__
 #include <dlfcn.h>

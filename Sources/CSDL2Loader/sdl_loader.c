@@ -1,7 +1,7 @@
 // The SDL2 functions avpipe calls, defined here as trampolines that load libSDL2 on first use.
 //
 // Why: linking SDL2 drags ~24 libraries (X11, Wayland, PulseAudio, D-Bus…) into every avpipe run,
-// although only `play` needs an audio device; encode/demux/mux would pay for them in startup time and
+// although only `play` needs an audio device and a window; encode/demux/mux would pay for them in startup time and
 // memory. Loading on demand keeps them out, and a machine without SDL2 gets a typed "no audio
 // device" error from `play` instead of a program that cannot start.
 //
@@ -73,6 +73,40 @@ TRAMPOLINE(uint32_t, SDL_OpenAudioDevice,
            (device, iscapture, desired, obtained, allowed_changes), 0)
 VOID_TRAMPOLINE(SDL_PauseAudioDevice, (uint32_t dev, int pause_on), (dev, pause_on))
 VOID_TRAMPOLINE(SDL_CloseAudioDevice, (uint32_t dev), (dev))
+
+// Video: one window, its renderer and a streaming texture (see SDLVideoWindow).
+TRAMPOLINE(const char *, SDL_GetCurrentVideoDriver, (void), (), NULL)
+TRAMPOLINE(void *, SDL_CreateWindow, (const char *title, int x, int y, int w, int h, uint32_t flags),
+           (title, x, y, w, h, flags), NULL)
+VOID_TRAMPOLINE(SDL_DestroyWindow, (void *window), (window))
+TRAMPOLINE(int, SDL_SetWindowFullscreen, (void *window, uint32_t flags), (window, flags), -1)
+TRAMPOLINE(uint32_t, SDL_GetWindowFlags, (void *window), (window), 0)
+TRAMPOLINE(void *, SDL_CreateRenderer, (void *window, int index, uint32_t flags), (window, index, flags), NULL)
+VOID_TRAMPOLINE(SDL_DestroyRenderer, (void *renderer), (renderer))
+TRAMPOLINE(int, SDL_GetRendererOutputSize, (void *renderer, int *w, int *h), (renderer, w, h), -1)
+TRAMPOLINE(int, SDL_SetRenderDrawColor, (void *renderer, uint8_t r, uint8_t g, uint8_t b, uint8_t a),
+           (renderer, r, g, b, a), -1)
+TRAMPOLINE(int, SDL_RenderClear, (void *renderer), (renderer), -1)
+TRAMPOLINE(int, SDL_RenderCopyEx,
+           (void *renderer, void *texture, const void *src, const void *dst, double angle, const void *center, int flip),
+           (renderer, texture, src, dst, angle, center, flip), -1)
+VOID_TRAMPOLINE(SDL_RenderPresent, (void *renderer), (renderer))
+TRAMPOLINE(void *, SDL_CreateTexture, (void *renderer, uint32_t format, int access, int w, int h),
+           (renderer, format, access, w, h), NULL)
+VOID_TRAMPOLINE(SDL_DestroyTexture, (void *texture), (texture))
+TRAMPOLINE(int, SDL_UpdateTexture, (void *texture, const void *rect, const void *pixels, int pitch),
+           (texture, rect, pixels, pitch), -1)
+TRAMPOLINE(int, SDL_UpdateYUVTexture,
+           (void *texture, const void *rect, const uint8_t *y, int ypitch, const uint8_t *u, int upitch,
+            const uint8_t *v, int vpitch),
+           (texture, rect, y, ypitch, u, upitch, v, vpitch), -1)
+TRAMPOLINE(int, SDL_UpdateNVTexture,
+           (void *texture, const void *rect, const uint8_t *y, int ypitch, const uint8_t *uv, int uvpitch),
+           (texture, rect, y, ypitch, uv, uvpitch), -1)
+VOID_TRAMPOLINE(SDL_SetYUVConversionMode, (int mode), (mode))
+TRAMPOLINE(int, SDL_WaitEventTimeout, (void *event, int timeout), (event, timeout), 0)
+TRAMPOLINE(int, SDL_PushEvent, (void *event), (event), -1)
+TRAMPOLINE(int, SDL_ShowCursor, (int toggle), (toggle), -1)
 
 // SDL_GetError must work even when the library is missing: it then explains that.
 const char *SDL_GetError(void) {

@@ -1,14 +1,19 @@
 import ArgumentParser
 import AVPipeline
 
-/// `avpipe play`: plays the audio track of a media file on an output device (SDL2).
+/// `avpipe play`: shows the picture in a window and plays the sound, in sync (a thin layer over
+/// `Player`).
 struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Play the audio track of a media file on an audio output device.",
+        abstract: "Play a media file: the picture in a window, the sound on an audio device, in sync.",
         discussion: """
-        Example: avpipe play input.mp4 --volume 0.5
-        Video tracks are ignored. Ctrl-C stops playback. Without an audio device, decode to a file \
-        instead: avpipe decode input.mp4 --out out.wav
+        Examples: avpipe play movie.mp4
+                  avpipe play movie.mp4 --start 1:30 --fullscreen --stats
+                  avpipe play song.m4a --volume 0.5
+        Keys in the window: space or p pause/resume · ←/→ seek −/+10 s · ↓/↑ seek −/+60 s · \
+        9/0 volume down/up · m mute · f full screen · q or Esc quit.
+        Without a display the sound plays alone; without an audio device the picture plays on the \
+        wall clock. Ctrl-C stops playback. To get the audio as a file instead: avpipe decode input.mp4 --out out.wav
         """
     )
 
@@ -21,6 +26,27 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Volume from 0 (silent) to 1 (unchanged).")
     var volume: Float = 1
 
+    @Option(help: ArgumentHelp("Begin at this time (seconds or hh:mm:ss.xxx).", valueName: "time"))
+    var start: TimeArgument?
+
+    @Flag(help: "Open the window full screen.")
+    var fullscreen = false
+
+    @Flag(help: "Play the sound only (no window).")
+    var noVideo = false
+
+    @Flag(help: "Show the picture only (on the wall clock).")
+    var noAudio = false
+
+    @Option(help: ArgumentHelp("Audio track to play (0 = first); default: the file's main one.", valueName: "n"))
+    var audioTrack: Int?
+
+    @Option(help: ArgumentHelp("Video track to show (0 = first); default: the file's main one.", valueName: "n"))
+    var videoTrack: Int?
+
+    @Flag(help: "At the end, print pictures shown, dropped and late, and the measured A/V offset.")
+    var stats = false
+
     @Flag(help: "List the output devices and exit.")
     var listDevices = false
 
@@ -30,6 +56,10 @@ struct Play: AsyncParsableCommand {
     func validate() throws {
         guard listDevices || input != nil else { throw ValidationError("missing the input file to play") }
         guard (0...1).contains(volume) else { throw ValidationError("--volume must be between 0 and 1 (got \(volume))") }
+        guard !(noVideo && noAudio) else { throw ValidationError("--no-video and --no-audio leave nothing to play") }
+        for (name, value) in [("--audio-track", audioTrack), ("--video-track", videoTrack)] {
+            if let value, value < 0 { throw ValidationError("\(name) counts from 0 (got \(value))") }
+        }
     }
 
     func run() async throws {
@@ -41,28 +71,47 @@ struct Play: AsyncParsableCommand {
             }
             return
         }
-        let (input, options, demuxerOptions) = (input!, AudioRendererOptions(device: device, volume: volume), inputOptions.demuxerOptions)
+        let input = input!
+        let options = PlayerOptions(playsAudio: !noAudio, playsVideo: !noVideo, audioTrack: audioTrack, videoTrack: videoTrack,
+                                    audioDevice: device, volume: volume, fullscreen: fullscreen, start: start?.time,
+                                    demuxer: inputOptions.demuxerOptions)
+        let stats = stats
         try await CommandRunner.run(logging: logging) {
-            let demuxer = try Demuxer(path: input, options: demuxerOptions)
-            let decoder = try demuxer.audioTrack().decodeAudio()
-            if demuxer.info.hasVideo { printNotice("the video track is ignored; playing the audio only") }
-            let renderer: AudioRenderer<AudioDecoder<DemuxedAudioTrack, AnyAudioCodec>>
+            let player: Player
             do {
-                renderer = try AudioRenderer(upstream: decoder, options: options)
+                player = try Player(path: input, options: options)
             } catch AVPipelineError.deviceUnavailable(let reason) {
                 throw AVPipelineError.deviceUnavailable(
                     reason: "\(reason); to get the audio anyway, decode it to a file: avpipe decode \(input) --out file.wav")
             }
-            let progress = ProgressLine(total: demuxer.info.duration)
+            for notice in player.notices { printNotice(notice) }
+            let progress = ProgressLine(total: player.info.duration)
+            let statistics: PlayerStatistics
             do {
-                try await renderer.run(progress: progress.update)
-                progress.finish(at: renderer.control.position)
+                statistics = try await player.run(progress: progress.update)
+                progress.finish(at: player.position)
             } catch {
                 progress.finish(at: nil)
                 throw error
             }
-            reportTruncations(demuxer.truncations, input: input)
-            reportSkippedPackets(decoder.statistics)
+            reportTruncations(player.truncations, input: input)
+            if stats { printLine(Self.describe(statistics, video: player.showsVideo, audio: player.playsAudio)) }
         }
     }
+
+    /// The `--stats` line.
+    static func describe(_ statistics: PlayerStatistics, video: Bool, audio: Bool) -> String {
+        var parts: [String] = []
+        if video {
+            parts.append("pictures shown \(statistics.framesShown), dropped \(statistics.framesDropped), late \(statistics.framesLate)")
+            if let mean = statistics.meanOffset, let maximum = statistics.maximumOffset {
+                let clock = audio ? "A/V offset" : "offset from the wall clock"
+                parts.append("\(clock) mean \(milliseconds(mean)) ms, max \(milliseconds(maximum)) ms")
+            }
+        }
+        if audio { parts.append("audio underruns \(statistics.audioUnderruns)") }
+        return parts.joined(separator: "; ")
+    }
+
+    private static func milliseconds(_ seconds: Double) -> String { String(oneDecimal: seconds * 1000) }
 }

@@ -14,4 +14,7 @@ public enum SeekMode: Sendable, Equatable {
 public struct SeekMark: Sendable, Equatable {
     public let target: MediaTime
     public let mode: SeekMode
+    /// Which of the demuxer's seeks this is (1 for the first): lets a consumer of decoded output
+    /// tell buffers of an earlier position from those of the latest one.
+    let generation: Int
 }

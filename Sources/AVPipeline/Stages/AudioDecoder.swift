@@ -45,6 +45,8 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
     private var drained = false
     /// After an exact seek: the first sample to hand out (in `outputFormat.sampleTimeBase`).
     private var exactTarget: Int64?
+    /// The demuxer seek (`SeekMark.generation`) the buffers handed out since belong to; 0 before any.
+    private(set) var seekGeneration = 0
 
     public init(upstream: Upstream) throws {
         self.upstream = upstream
@@ -103,6 +105,7 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
 
     /// The stream jumped: drop what the decoder holds, and in exact mode every sample before the target.
     private func startOver(at mark: SeekMark) {
+        seekGeneration = mark.generation
         avcodec_flush_buffers(decoder.pointer)
         drained = false
         upstreamEnded = false

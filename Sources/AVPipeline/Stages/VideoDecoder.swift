@@ -36,6 +36,8 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
     private var drained = false
     /// After an exact seek: where output starts (in `outputFormat.timeBase`).
     private var exactTarget: Int64?
+    /// The demuxer seek (`SeekMark.generation`) the buffers handed out since belong to; 0 before any.
+    private(set) var seekGeneration = 0
 
     /// `threads`: 0 lets FFmpeg use every core; 1 decodes on the pulling task only.
     public init(upstream: Upstream, threads: Int = 0) throws {
@@ -104,6 +106,7 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
     /// The stream jumped: drop every picture the decoder holds, and in exact mode whatever comes
     /// before the target.
     private func startOver(at mark: SeekMark) {
+        seekGeneration = mark.generation
         avcodec_flush_buffers(decoder.pointer)
         drained = false
         upstreamEnded = false

@@ -120,7 +120,8 @@ public final class Demuxer: Sendable {
             throw AVPipelineError.invalidOption(name: "seek", value: "\(time)", reason: "seeking needs on-demand reading (readsInBackground: false)")
         }
         seekCell.withLock { request in
-            request = SeekRequest(generation: (request?.generation ?? 0) + 1, mark: SeekMark(target: time, mode: mode))
+            let generation = (request?.generation ?? 0) + 1
+            request = SeekRequest(generation: generation, mark: SeekMark(target: time, mode: mode, generation: generation))
         }
     }
 

@@ -29,6 +29,16 @@ final class PCMRingBuffer: @unchecked Sendable {
     /// Bytes waiting to be read (from either side, a momentary value).
     var fill: Int { written.load(ordering: .acquiring) - consumed.load(ordering: .acquiring) }
 
+    /// Sample frames ever written / read: positions on one running count, for clocks.
+    var writtenFrames: Int { written.load(ordering: .acquiring) / bytesPerFrame }
+    var consumedFrames: Int { consumed.load(ordering: .acquiring) / bytesPerFrame }
+
+    /// Drops everything written and not yet read (after a seek). Only while no read can run: the
+    /// caller has paused the device, whose callback is the one reader.
+    func discardUnread() {
+        consumed.store(written.load(ordering: .acquiring), ordering: .releasing)
+    }
+
     /// Producer: copies as many whole frames of `source` as fit; returns the bytes taken.
     func write(_ source: UnsafeRawBufferPointer) -> Int {
         let end = written.load(ordering: .relaxed)

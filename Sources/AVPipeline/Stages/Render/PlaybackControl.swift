@@ -41,6 +41,16 @@ public final class PlaybackControl: Sendable {
 
     func markPrimed() { update { $0.primed = true } }
 
+    /// Drops the audio queued for the device (after a seek): the device is held while the ring is
+    /// emptied, and stays held until the pump has refilled it (`markPrimed`).
+    func discardQueued() {
+        update { state in
+            output.setPaused(true)
+            feed.ring.discardUnread()
+            state.primed = false
+        }
+    }
+
     /// Applies a state change and the device state it implies under one lock, so two threads can
     /// never leave the device running when the last word was "pause".
     private func update(_ change: (inout State) -> Void) {

@@ -26,6 +26,12 @@ final class RenderFeed: @unchecked Sendable {
     private let playedFrames = Atomic<Int>(0)
     private let ended = Atomic<Bool>(false)
     private let drained = Atomic<Bool>(false)
+    /// The latest callback that played source audio: when it started, and the ring's read count
+    /// after it. A seqlock (odd while being written) so readers get a consistent pair without the
+    /// callback ever waiting.
+    private let stampSequence = Atomic<Int>(0)
+    private let stampNanoseconds = Atomic<Int>(0)
+    private let stampConsumedFrames = Atomic<Int>(0)
 
     /// `format` must be interleaved (u8, s16, s32 or flt): what audio devices take.
     init(format: AudioFormat, capacityFrames: Int) {
@@ -51,11 +57,40 @@ final class RenderFeed: @unchecked Sendable {
     /// Whether the device has taken the last byte of a stream marked ended.
     var isDrained: Bool { drained.load(ordering: .acquiring) }
 
+    var isEnded: Bool { ended.load(ordering: .acquiring) }
+
+    /// More is coming after all (a seek back from the end).
+    func reopen() {
+        ended.store(false, ordering: .releasing)
+        drained.store(false, ordering: .releasing)
+    }
+
+    /// The latest callback that took source audio: when it started (monotonic nanoseconds) and the
+    /// ring's read count once it had taken it; nil before the first.
+    var stamp: (nanoseconds: Int, consumedFrames: Int)? {
+        while true {
+            let before = stampSequence.load(ordering: .acquiring)
+            guard before & 1 == 0 else { continue }
+            let stamp = (stampNanoseconds.load(ordering: .acquiring), stampConsumedFrames.load(ordering: .acquiring))
+            guard stampSequence.load(ordering: .acquiring) == before else { continue }
+            return before == 0 ? nil : stamp
+        }
+    }
+
     /// Device thread: fills `count` bytes at `destination` with the next PCM, silence where none is.
     func render(into destination: UnsafeMutableRawPointer, count: Int) {
+        let started = MonotonicTime.nanoseconds()
         let finished = ended.load(ordering: .acquiring)
         let copied = ring.read(into: destination, count: count)
-        if copied > 0 { scale(destination, byteCount: copied) }
+        if copied > 0 {
+            scale(destination, byteCount: copied)
+            // Only callbacks that played audio move the clock; after the end it runs on freely.
+            let sequence = stampSequence.load(ordering: .relaxed)
+            stampSequence.store(sequence + 1, ordering: .releasing)
+            stampNanoseconds.store(started, ordering: .releasing)
+            stampConsumedFrames.store(ring.consumedFrames, ordering: .releasing)
+            stampSequence.store(sequence + 2, ordering: .releasing)
+        }
         playedFrames.add(copied / ring.bytesPerFrame, ordering: .relaxed)
         guard copied < count else { return }
         (destination + copied).initializeMemory(as: UInt8.self, repeating: silenceByte, count: count - copied)

@@ -1,0 +1,232 @@
+/// Plays a media file as ffplay does: the picture in a window, the sound on an audio device, in
+/// sync on the audio clock; pause, seek, volume and stop from any task (or from the window's keys).
+///
+/// ```swift
+/// let player = try Player(path: "movie.mp4")
+/// try await player.run()          // returns at the end, or when stopped (q, Esc, closing the window)
+/// ```
+///
+/// It wires demux → decode → render in lanes that each pull at their own pace: the audio lane keeps
+/// 0.2 s queued for the device; the video lane decodes at most `VideoLane.queueCapacity` pictures
+/// ahead and shows each when the audio clock reaches it (dropping those late by more than a frame).
+/// Memory stays bounded however the file is interleaved: a seekable file gives each track its own
+/// reading context, so one track never has to buffer the other's packets to reach its own; a pipe
+/// (read once, by one context) parks the other track's packets in a queue capped at
+/// `SharedInput.maxParkedBytes`, beyond which playback fails with a typed error.
+///
+/// Without a display (or with `playsVideo` off) it plays the sound only; without an audio device
+/// (or `playsAudio` off) it shows the picture on the wall clock. `notices` says what was left out.
+public final class Player: Sendable {
+    public let info: MediaInfo
+    /// What this playback leaves out and why (no display, no audio device…), one line each.
+    public let notices: [String]
+    /// Whether a window shows the picture / a device plays the sound.
+    public var showsVideo: Bool { session.hasVideo }
+    public var playsAudio: Bool { session.hasAudio }
+
+    private let demuxer: Demuxer
+    private let session: PlayerSession
+    private let lanes: LockedState<OwnershipTransfer<Lanes>?>
+    private let control: PlaybackControl?
+    private let volumeState: LockedState<(volume: Float, muted: Bool)>
+    private let start: Double
+    private let end: Double?
+
+    private struct Lanes {
+        var audio: AudioLane?
+        var video: VideoLane?
+        var window: SDLVideoWindow?
+    }
+
+    /// Opens the file, its decoders, the window and the audio device. Throws when the file cannot
+    /// be played at all (no track to play, or neither a display nor an audio device).
+    public init(path: String, options: PlayerOptions = .init()) throws {
+        guard (0...1).contains(options.volume) else {
+            throw AVPipelineError.invalidOption(name: "volume", value: "\(options.volume)", reason: "must be between 0 and 1")
+        }
+        var demuxerOptions = options.demuxer
+        demuxerOptions.readsInBackground = false  // seeking needs on-demand reading
+        let demuxer = try Demuxer(path: path, options: demuxerOptions)
+        self.demuxer = demuxer
+        info = demuxer.info
+        var notices: [String] = []
+        var lanes = Lanes()
+
+        if options.playsVideo, info.hasVideo {
+            let decoder = try demuxer.videoTrack(options.videoTrack).decodeVideo()
+            let lane = try VideoLane(decoder: decoder)
+            let title = options.windowTitle ?? String(path.split(separator: "/").last ?? Substring(path))
+            switch try Self.unavailable({ try SDLVideoWindow(title: title, format: lane.format, fullscreen: options.fullscreen) }) {
+            case .success(let window): (lanes.window, lanes.video) = (window, lane)
+            case .failure(let reason): notices.append("\(reason): playing the sound only")
+            }
+        }
+        if options.playsAudio, info.hasAudio {
+            let decoder = try demuxer.audioTrack(options.audioTrack).decodeAudio()
+            switch try Self.unavailable({ try AudioLane(decoder: decoder, device: options.audioDevice, volume: options.volume) }) {
+            case .success(let lane): lanes.audio = lane
+            case .failure(let reason) where lanes.video != nil:
+                notices.append("no audio output device (\(reason)): showing the picture on the wall clock, without sound")
+            case .failure(let reason): throw AVPipelineError.deviceUnavailable(reason: reason.reason)
+            }
+        }
+        guard lanes.audio != nil || lanes.video != nil else {
+            throw AVPipelineError.invalidOption(name: "tracks", value: path,
+                                                reason: info.hasAudio || info.hasVideo ? "every track was turned off"
+                                                    : "the file has no audio or video track to play")
+        }
+        self.notices = notices
+        let start = demuxer.info.startTime?.seconds ?? 0
+        self.start = start
+        end = demuxer.info.duration.map { start + $0.seconds }
+        control = lanes.audio?.control
+        volumeState = LockedState((options.volume, false))
+        session = PlayerSession(clock: PlaybackClock(start: start, audio: lanes.audio?.clockSide),
+                                hasAudio: lanes.audio != nil, hasVideo: lanes.video != nil)
+        self.lanes = LockedState(OwnershipTransfer(lanes))
+        if let offset = options.start, offset.seconds > 0 { try seek(to: offset) }
+    }
+
+    /// Plays until the end, `stop()`, or the window's q/Esc/close; then closes the window and the
+    /// device. Throws `.cancelled` when the task is cancelled, or what failed in a lane.
+    @discardableResult
+    public func run(progress: ((MediaTime) -> Void)? = nil) async throws -> PlayerStatistics {
+        let taken = self.lanes.withLock { (box: inout OwnershipTransfer<Lanes>?) -> OwnershipTransfer<Lanes>? in
+            defer { box = nil }
+            return box
+        }
+        guard let lanes = taken?.value else {
+            throw AVPipelineError.invalidOption(name: "run", value: "again", reason: "a player plays once")
+        }
+        let session = session
+        defer { lanes.window?.close() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            if let audio = lanes.audio {
+                let transfer = OwnershipTransfer(audio)
+                group.addTask { await Self.guarded(session) { try await transfer.value.run(session) } }
+            }
+            if let video = lanes.video, let window = lanes.window {
+                let transfer = OwnershipTransfer(video)
+                let scheduler = PictureScheduler(queue: video.queue, window: window, session: session,
+                                                 defaultDuration: video.format.frameRate.map { Double($0.denominator) / Double($0.numerator) } ?? 0.04)
+                group.addTask { await Self.guarded(session) { try await transfer.value.decode(session) } }
+                group.addTask { await Self.guarded(session) { try await scheduler.run() } }
+                group.addTask { [self] in
+                    for await input in window.inputs { self.handle(input) }
+                }
+            }
+            defer { group.cancelAll() }
+            while !session.isFinished {
+                progress?(position)
+                do { try await Task.sleep(for: .milliseconds(50)) } catch { throw AVPipelineError.cancelled }
+            }
+        }
+        if let failure = session.snapshot.failure { throw failure }
+        progress?(position)
+        var statistics = session.snapshot.statistics
+        statistics.audioUnderruns = control?.statistics.underruns ?? 0
+        return statistics
+    }
+
+    /// Where playback is, from the file's start.
+    public var position: MediaTime {
+        let seconds = max(0, session.clock.now() - start)
+        return MediaTime(value: Int64((seconds * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000))
+    }
+
+    public var isPaused: Bool { session.snapshot.paused }
+
+    public func pause() {
+        session.setPaused(true)
+        control?.pause()
+        session.clock.pause()
+    }
+
+    public func resume() {
+        session.setPaused(false)
+        session.clock.resume()
+        control?.resume()
+    }
+
+    public func togglePause() { isPaused ? resume() : pause() }
+
+    /// Jumps to `time` (from the file's start, clamped to the file), exactly: the next picture and
+    /// sample are those at `time`. Throws for an input that cannot seek (a pipe).
+    public func seek(to time: MediaTime) throws {
+        var target = start + max(0, time.seconds)
+        if let end { target = min(target, end) }
+        try demuxer.seek(to: MediaTime(value: Int64((target * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000)), mode: .exact)
+        let generation = session.beginSeek()
+        session.clock.seek(to: target, generation: generation)
+    }
+
+    /// Jumps by `seconds` from the current position (negative: back).
+    public func seek(by seconds: Double) throws {
+        let target = max(0, position.seconds + seconds)
+        try seek(to: MediaTime(value: Int64((target * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000)))
+    }
+
+    /// 0 … 1; muting keeps it.
+    public var volume: Float {
+        get { volumeState.withLock { $0.volume } }
+        set {
+            let applied = volumeState.withLock { state in
+                state.volume = min(max(newValue, 0), 1)
+                return state.muted ? 0 : state.volume
+            }
+            control?.volume = applied
+        }
+    }
+
+    public var isMuted: Bool {
+        get { volumeState.withLock { $0.muted } }
+        set {
+            let applied = volumeState.withLock { state in
+                state.muted = newValue
+                return state.muted ? 0 : state.volume
+            }
+            control?.volume = applied
+        }
+    }
+
+    /// Ends playback; `run()` returns.
+    public func stop() { session.stop() }
+
+    /// The tracks that ended early because the file was cut (see `Demuxer.truncations`).
+    public var truncations: [Truncation] { demuxer.truncations }
+
+    /// Counters so far.
+    public var statistics: PlayerStatistics { session.snapshot.statistics }
+
+    private func handle(_ input: WindowInput) {
+        switch input {
+        case .togglePause: togglePause()
+        case .seek(let seconds): try? seek(by: seconds)
+        case .volume(let step): volume += step
+        case .toggleMute: isMuted.toggle()
+        case .quit: stop()
+        }
+    }
+
+    /// Why a device is unavailable, as a value (other errors are thrown).
+    private struct Unavailable: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { reason }
+    }
+
+    private static func unavailable<T>(_ open: () throws -> T) throws -> Result<T, Unavailable> {
+        do {
+            return .success(try open())
+        } catch let error as AVPipelineError {
+            guard case .deviceUnavailable(let reason) = error else { throw error }
+            return .failure(Unavailable(reason: reason))
+        }
+    }
+
+    /// Runs a lane; its failure stops the playback and is kept for `run()` to throw. (Lanes are
+    /// cancelled only once playback has ended, or by the caller's cancellation, which `run()`
+    /// reports itself.)
+    private static func guarded(_ session: PlayerSession, _ body: () async throws -> Void) async {
+        do { try await body() } catch { if !Task.isCancelled { session.fail(error) } }
+    }
+}

@@ -1,0 +1,75 @@
+/// What the lanes of one playback share: the master clock, pause/stop, the seek generation and
+/// target, which lanes have reached their end, the first failure and the counters. Every field
+/// is behind one lock; the lanes read a snapshot each turn of their loops.
+final class PlayerSession: Sendable {
+    struct State: Sendable {
+        var paused = false
+        var stopped = false
+        /// Counts the player's seeks (equal to the demuxer's seek generations).
+        var generation = 0
+        /// The generation at which each lane played out its last buffer; nil while playing.
+        var audioEnded: Int?
+        var videoEnded: Int?
+        var failure: AVPipelineError?
+        var statistics = PlayerStatistics()
+        var offsetSum = 0.0
+    }
+
+    let clock: PlaybackClock
+    let hasAudio: Bool
+    let hasVideo: Bool
+    private let state = LockedState(State())
+
+    init(clock: PlaybackClock, hasAudio: Bool, hasVideo: Bool) {
+        self.clock = clock
+        self.hasAudio = hasAudio
+        self.hasVideo = hasVideo
+    }
+
+    var snapshot: State { state.withLock { $0 } }
+
+    /// Stopped, failed, or every lane at its end for the latest seek.
+    var isFinished: Bool {
+        state.withLock { s in
+            s.stopped || ((!hasAudio || s.audioEnded == s.generation) && (!hasVideo || s.videoEnded == s.generation))
+        }
+    }
+
+    func setPaused(_ paused: Bool) { state.withLock { $0.paused = paused } }
+    func stop() { state.withLock { $0.stopped = true } }
+
+    /// A lane failed: playback stops and `run()` throws this (the first failure wins).
+    func fail(_ error: any Error) {
+        let failure = error as? AVPipelineError ?? .cancelled
+        state.withLock { s in
+            if s.failure == nil { s.failure = failure }
+            s.stopped = true
+        }
+    }
+
+    /// Starts a new seek generation; returns it.
+    func beginSeek() -> Int {
+        state.withLock { s in
+            s.generation += 1
+            return s.generation
+        }
+    }
+
+    func laneEnded(audio: Bool, generation: Int) {
+        state.withLock { s in
+            if audio { s.audioEnded = generation } else { s.videoEnded = generation }
+        }
+    }
+
+    func pictureShown(offset: Double, late: Bool) {
+        state.withLock { s in
+            s.statistics.framesShown += 1
+            if late { s.statistics.framesLate += 1 }
+            s.offsetSum += offset
+            s.statistics.meanOffset = s.offsetSum / Double(s.statistics.framesShown)
+            s.statistics.maximumOffset = max(s.statistics.maximumOffset ?? 0, abs(offset))
+        }
+    }
+
+    func pictureDropped() { state.withLock { $0.statistics.framesDropped += 1 } }
+}

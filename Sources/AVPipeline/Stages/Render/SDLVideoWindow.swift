@@ -1,0 +1,284 @@
+internal import CFFmpeg
+internal import CSDL2
+internal import CSDL2Loader
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One resizable SDL2 window that shows pictures, with its own thread.
+///
+/// SDL's video calls must all come from the thread that opened the window, and its event loop must
+/// keep running while playback waits, so the window lives on a thread of its own: `show` hands it
+/// the next picture and wakes it with an SDL event; it uploads the planes into a streaming texture
+/// (YUV 4:2:0 planar, NV12/NV21 and packed 4:2:2 directly; the player converts anything else
+/// first), draws it letterboxed, turned and mirrored as the track says, and redraws it when the
+/// window is resized or exposed. Keys and closing the window come out of `inputs`; f toggles full
+/// screen here.
+///
+/// `@unchecked Sendable`: the SDL objects are touched only on the window thread; the mailbox is
+/// locked; `inputs`' continuation is thread-safe.
+final class SDLVideoWindow: @unchecked Sendable {
+    let inputs: AsyncStream<WindowInput>
+    /// The video driver in use (x11, wayland, cocoa…).
+    let driver: String
+    private let continuation: AsyncStream<WindowInput>.Continuation
+    private let mailbox = LockedState(Mailbox())
+    private let finished = DispatchSemaphore(value: 0)
+    private var joined = false
+
+    /// Which SDL texture format shows pictures of `format` without conversion, if any.
+    static func textureFormat(for format: PixelFormat) -> UInt32? {
+        switch format.avValue {
+        case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P: avp_sdl_pixelformat_iyuv()
+        case AV_PIX_FMT_NV12: avp_sdl_pixelformat_nv12()
+        case AV_PIX_FMT_NV21: avp_sdl_pixelformat_nv21()
+        case AV_PIX_FMT_YUYV422: avp_sdl_pixelformat_yuy2()
+        case AV_PIX_FMT_UYVY422: avp_sdl_pixelformat_uyvy()
+        default: nil
+        }
+    }
+
+    /// Opens the window (shown black until the first picture) at the picture's display size.
+    /// Throws `deviceUnavailable` when there is no display or SDL cannot open one.
+    init(title: String, format: VideoFormat, fullscreen: Bool) throws(AVPipelineError) {
+        #if os(Linux)
+        let displays = ["DISPLAY", "WAYLAND_DISPLAY"].compactMap { (name: String) in getenv(name).map { String(cString: $0) } }
+        guard displays.contains(where: { !$0.isEmpty }) else {
+            throw .deviceUnavailable(reason: "no display (neither DISPLAY nor WAYLAND_DISPLAY is set)")
+        }
+        #endif
+        guard avp_sdl_available() != 0 else { throw .deviceUnavailable(reason: SDLAudio.lastError) }
+        (inputs, continuation) = AsyncStream.makeStream(of: WindowInput.self, bufferingPolicy: .bufferingNewest(64))
+        let opened = DispatchSemaphore(value: 0)
+        let outcome = LockedState<Result<String, AVPipelineError>?>(nil)
+        let size = PictureLayout.displaySize(of: format)
+        let setup = WindowThread.Setup(title: title, width: size.width, height: size.height, fullscreen: fullscreen)
+        let (mailbox, continuation, finished) = (self.mailbox, self.continuation, self.finished)
+        Self.spawn {
+            let thread = WindowThread(setup: setup, mailbox: mailbox, inputs: continuation)
+            outcome.withLock { $0 = thread.open() }
+            opened.signal()
+            if case .success = outcome.withLock({ $0 }) { thread.run() }
+            thread.close()
+            continuation.finish()
+            finished.signal()
+        }
+        opened.wait()
+        switch outcome.withLock({ $0 })! {
+        case .success(let driver): self.driver = driver
+        case .failure(let error):
+            finished.wait()
+            joined = true
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// Shows `picture` as soon as the window thread gets to it (replacing one not yet shown).
+    func show(_ picture: VideoFrame) {
+        mailbox.withLock { $0.picture = OwnershipTransfer(picture) }
+        Self.wake()
+    }
+
+    func toggleFullscreen() {
+        mailbox.withLock { $0.toggleFullscreen = true }
+        Self.wake()
+    }
+
+    /// Closes the window and waits for its thread to end; idempotent, from one owner.
+    func close() {
+        guard !joined else { return }
+        joined = true
+        mailbox.withLock { $0.closing = true }
+        Self.wake()
+        finished.wait()
+    }
+
+    /// Wakes the window thread's event wait (SDL_PushEvent is thread-safe).
+    private static func wake() {
+        var event = SDL_Event()
+        event.type = avp_sdl_user_event()
+        _ = SDL_PushEvent(&event)
+    }
+
+    /// Runs `body` on a new detached thread.
+    private static func spawn(_ body: @escaping @Sendable () -> Void) {
+        final class Box: @unchecked Sendable {
+            let body: @Sendable () -> Void
+            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
+        let context = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, { context in
+            let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+            box.body()
+            return nil
+        }, context)
+        precondition(rc == 0, "pthread_create failed: \(rc)")
+        pthread_detach(thread)
+    }
+}
+
+/// What the window thread is asked to do next.
+private struct Mailbox: Sendable {
+    var picture: OwnershipTransfer<VideoFrame>?
+    var toggleFullscreen = false
+    var closing = false
+}
+
+/// The window's thread-confined half: the SDL window, renderer and texture, and the event loop.
+private final class WindowThread {
+    struct Setup: Sendable {
+        let title: String
+        let width: Int, height: Int
+        let fullscreen: Bool
+    }
+
+    private let setup: Setup
+    private let mailbox: LockedState<Mailbox>
+    private let inputs: AsyncStream<WindowInput>.Continuation
+    private var window: OpaquePointer?
+    private var renderer: OpaquePointer?
+    private var texture: OpaquePointer?
+    private var textureKey: (format: UInt32, width: Int, height: Int)?
+    /// The stream facts of the picture in the texture (for redraws).
+    private var shown: VideoFormat?
+    private var initialised = false
+
+    init(setup: Setup, mailbox: LockedState<Mailbox>, inputs: AsyncStream<WindowInput>.Continuation) {
+        self.setup = setup
+        self.mailbox = mailbox
+        self.inputs = inputs
+    }
+
+    /// Starts SDL's video subsystem and opens the window; the video driver's name on success.
+    func open() -> Result<String, AVPipelineError> {
+        // SDL must not take over SIGINT/SIGTERM: the CLI turns them into cancellation.
+        SDL_SetHint("SDL_NO_SIGNAL_HANDLERS", "1")
+        SDL_SetHint("SDL_RENDER_SCALE_QUALITY", "linear")
+        SDL_SetHint("SDL_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR", "0")
+        guard SDL_InitSubSystem(avp_sdl_init_video()) == 0 else {
+            return .failure(.deviceUnavailable(reason: "no display could be opened (\(SDLAudio.lastError))"))
+        }
+        initialised = true
+        let position = Int32(avp_sdl_windowpos_centered())
+        window = SDL_CreateWindow(setup.title, position, position, Int32(setup.width), Int32(setup.height),
+                                  avp_sdl_window_flags(setup.fullscreen ? 1 : 0))
+        guard let window else {
+            return .failure(.deviceUnavailable(reason: "the window could not be opened (\(SDLAudio.lastError))"))
+        }
+        // As ffplay: a hardware renderer synchronised with the display where there is one.
+        renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue)
+            ?? SDL_CreateRenderer(window, -1, 0)
+        guard renderer != nil else {
+            return .failure(.deviceUnavailable(reason: "no renderer for the window (\(SDLAudio.lastError))"))
+        }
+        draw()
+        return .success(SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "unknown")
+    }
+
+    /// The event loop: until closed, handles SDL events and whatever the mailbox asks.
+    func run() {
+        var event = SDL_Event()
+        while true {
+            if SDL_WaitEventTimeout(&event, 100) != 0 { handle(event) }
+            let (picture, toggle, closing) = mailbox.withLock { box in
+                defer { box.picture = nil; box.toggleFullscreen = false }
+                return (box.picture, box.toggleFullscreen, box.closing)
+            }
+            if closing { return }
+            if toggle { toggleFullscreen() }
+            if let picture { present(picture.value) }
+        }
+    }
+
+    func close() {
+        if let texture { SDL_DestroyTexture(texture) }
+        if let renderer { SDL_DestroyRenderer(renderer) }
+        if let window { SDL_DestroyWindow(window) }
+        (texture, renderer, window) = (nil, nil, nil)
+        if initialised { SDL_QuitSubSystem(avp_sdl_init_video()) }
+    }
+
+    private func handle(_ event: SDL_Event) {
+        switch event.type {
+        case avp_sdl_quit_event():
+            inputs.yield(.quit)
+        case avp_sdl_window_event():
+            if event.window.event == avp_sdl_window_close() { inputs.yield(.quit) } else { draw() }
+        case avp_sdl_keydown_event():
+            let key = event.key.keysym.sym
+            switch key {
+            case 0x20, 0x70: inputs.yield(.togglePause)                 // space, p
+            case 0x71, avp_sdl_key_escape(): inputs.yield(.quit)         // q, Esc
+            case avp_sdl_key_left(): inputs.yield(.seek(by: -10))
+            case avp_sdl_key_right(): inputs.yield(.seek(by: 10))
+            case avp_sdl_key_down(): inputs.yield(.seek(by: -60))
+            case avp_sdl_key_up(): inputs.yield(.seek(by: 60))
+            case 0x39, 0x2F: inputs.yield(.volume(by: -0.1))             // 9, /
+            case 0x30, 0x2A: inputs.yield(.volume(by: 0.1))              // 0, *
+            case 0x6D: inputs.yield(.toggleMute)                         // m
+            case 0x66: toggleFullscreen()                                // f
+            default: break
+            }
+        default:
+            break
+        }
+    }
+
+    private func toggleFullscreen() {
+        guard let window else { return }
+        let isFullscreen = SDL_GetWindowFlags(window) & avp_sdl_window_fullscreen_desktop() != 0
+        _ = SDL_SetWindowFullscreen(window, isFullscreen ? 0 : avp_sdl_window_fullscreen_desktop())
+        draw()
+    }
+
+    /// Uploads the picture's planes into the texture and draws it.
+    private func present(_ picture: VideoFrame) {
+        guard let renderer, let sdlFormat = SDLVideoWindow.textureFormat(for: picture.format.pixelFormat) else { return }
+        let format = picture.format
+        if textureKey == nil || textureKey! != (sdlFormat, format.width, format.height) {
+            if let texture { SDL_DestroyTexture(texture) }
+            texture = SDL_CreateTexture(renderer, sdlFormat, avp_sdl_texture_streaming(), Int32(format.width), Int32(format.height))
+            textureKey = texture == nil ? nil : (sdlFormat, format.width, format.height)
+        }
+        guard let texture else { return }
+        let frame = picture.frame.pointer.pointee
+        SDL_SetYUVConversionMode(SDL_YUV_CONVERSION_MODE(UInt32(avp_sdl_yuv_mode(
+            frame.color_range == AVCOL_RANGE_JPEG || format.pixelFormat.avValue == AV_PIX_FMT_YUVJ420P ? 1 : 0,
+            frame.colorspace == AVCOL_SPC_BT709 ? 1 : 0))))
+        let (data, pitch) = (frame.data, frame.linesize)
+        switch sdlFormat {
+        case avp_sdl_pixelformat_iyuv():
+            _ = SDL_UpdateYUVTexture(texture, nil, data.0, pitch.0, data.1, pitch.1, data.2, pitch.2)
+        case avp_sdl_pixelformat_nv12(), avp_sdl_pixelformat_nv21():
+            _ = SDL_UpdateNVTexture(texture, nil, data.0, pitch.0, data.1, pitch.1)
+        default:
+            _ = SDL_UpdateTexture(texture, nil, data.0, pitch.0)
+        }
+        shown = format
+        draw()
+    }
+
+    /// Clears the window and draws the texture letterboxed, turned and mirrored.
+    private func draw() {
+        guard let renderer else { return }
+        _ = SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
+        _ = SDL_RenderClear(renderer)
+        if let texture, let shown {
+            var width: Int32 = 0, height: Int32 = 0
+            _ = SDL_GetRendererOutputSize(renderer, &width, &height)
+            let layout = PictureLayout(format: shown, windowWidth: Int(width), windowHeight: Int(height))
+            var target = SDL_Rect(x: Int32(layout.drawBox.x), y: Int32(layout.drawBox.y),
+                                  w: Int32(layout.drawBox.width), h: Int32(layout.drawBox.height))
+            _ = SDL_RenderCopyEx(renderer, texture, nil, &target,
+                                 PictureLayout.sdlAngle(rotation: shown.rotation, mirrored: shown.isMirrored), nil,
+                                 SDL_RendererFlip(UInt32(avp_sdl_flip(shown.isMirrored ? 1 : 0))))
+        }
+        SDL_RenderPresent(renderer)
+    }
+}
