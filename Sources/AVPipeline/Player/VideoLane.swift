@@ -65,6 +65,8 @@ struct PictureScheduler {
     let defaultDuration: Double
 
     func run() async throws {
+        // The decoding half may be waiting for room: once nobody shows pictures, it must stop.
+        defer { queue.abandon() }
         var generation = -1
         var held: VideoLane.Item?
         var showAtOnce = true

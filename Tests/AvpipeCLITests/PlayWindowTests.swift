@@ -1,0 +1,217 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `avpipe play` with a real SDL2 window on a private X server (Xvfb) and a real sound server
+/// (PulseAudio's null sink), observed from outside: screenshots compared with the frames ffmpeg
+/// decodes, keys pressed with xdotool, the sink's monitor recorded, the screen sampled 200 times a
+/// second. Skipped with a notice where Xvfb or PulseAudio is missing.
+@Suite(.serialized) struct PlayWindowTests {
+    /// A display, and (unless asked not to) a sound server.
+    struct Stage {
+        let display: XvfbServer
+        let sound: PulseAudioServer?
+        let folder = TemporaryDirectory()
+        var environment: [String: String] { display.environment.merging(sound?.environment ?? [:]) { $1 } }
+
+        static func make(sound: Bool = true) -> Stage? {
+            let (display, displayProblem) = XvfbServer.start()
+            guard let display else {
+                print("notice: skipping a window test: \(displayProblem ?? "Xvfb cannot start")")
+                return nil
+            }
+            guard sound else { return Stage(display: display, sound: nil) }
+            let (server, soundProblem) = PulseAudioServer.start()
+            guard let server else {
+                print("notice: skipping a window test: \(soundProblem ?? "PulseAudio cannot start")")
+                return nil
+            }
+            return Stage(display: display, sound: server)
+        }
+    }
+
+    /// A moving test pattern (every picture differs) with a tone.
+    static func makeClip(_ path: String, size: String = "640x360", seconds: Int = 16, extra: [String] = []) throws {
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30:duration=\(seconds)",
+                                 "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)",
+                                 "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac"] + extra + [path])
+    }
+
+    /// Frame `index` (display order) of `path` as ffmpeg decodes it, at its display size, as gray:
+    /// luma only, because SDL and libswscale upsample chroma with different filters, which on the
+    /// test pattern's sharp colour edges alone costs more than the 30 dB asked for.
+    static func referenceFrame(_ path: String, index: Int) throws -> [UInt8] {
+        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", path, "-vf", "select=eq(n\\,\(index))", "-frames:v", "1",
+                                                   "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        guard result.status == 0 else { throw TestFailure("ffmpeg: \(result.stderrText)") }
+        return [UInt8](result.stdout)
+    }
+
+    static func pause(_ seconds: Double) { usleep(useconds_t(seconds * 1_000_000)) }
+
+    /// Pictures match ffmpeg's; space holds picture and sound; ←/→ move by 10 s and show ffmpeg's
+    /// frame of the new position; q quits with exit 0.
+    @Test func picturesMatchFFmpegAndTheKeysWork() throws {
+        guard let stage = Stage.make() else { return }
+        let clip = stage.folder.file("clip.mp4")
+        try Self.makeClip(clip)
+        let reference = try PictureComparison.referenceFrames(clip, width: 160, height: 90)
+        let recorder = try MonitorRecorder(server: stage.sound!)
+        defer { recorder.stop() }
+        let player = try RunningProcess(Locations.avpipe, ["play", clip, "--stats"], environment: stage.environment)
+        let window = try PlayerWindow.find(title: "clip.mp4", on: stage.display)
+        #expect((window.width, window.height) == (640, 360), "the window has the picture's size")
+        Self.pause(2)
+
+        try window.press("space")
+        Self.pause(0.4)
+        let pausedAt = Date().timeIntervalSince1970
+        let held = try window.screenshot(pixelFormat: "gray", width: 160, height: 90)
+        let heldFull = try window.screenshot(pixelFormat: "gray")
+        Self.pause(1)
+        let stillHeld = try window.screenshot(pixelFormat: "gray", width: 160, height: 90)
+        #expect(PictureComparison.psnr(held, stillHeld) >= 50, "the picture holds while paused")
+        #expect(recorder.level(from: pausedAt, to: Date().timeIntervalSince1970) < 0.003, "the sound holds while paused")
+        let first = PictureComparison.bestMatch(held, in: reference)
+        #expect(first.psnr >= 30)
+        let fullPSNR = PictureComparison.psnr(heldFull, try Self.referenceFrame(clip, index: first.index))
+        #expect(fullPSNR >= 30, "the shown picture is ffmpeg's frame \(first.index): \(fullPSNR) dB")
+
+        try window.press("Right")
+        Self.pause(0.8)
+        let forward = PictureComparison.bestMatch(try window.screenshot(pixelFormat: "gray", width: 160, height: 90), in: reference)
+        #expect((300...302).contains(forward.index - first.index), "→ moved from frame \(first.index) to \(forward.index)")
+        #expect(PictureComparison.psnr(try window.screenshot(pixelFormat: "gray"), try Self.referenceFrame(clip, index: forward.index)) >= 30)
+
+        try window.press("Left")
+        Self.pause(0.8)
+        let back = PictureComparison.bestMatch(try window.screenshot(pixelFormat: "gray", width: 160, height: 90), in: reference)
+        #expect((-302 ... -298).contains(back.index - forward.index), "← moved from frame \(forward.index) to \(back.index)")
+        #expect(back.psnr >= 30)
+
+        try window.press("space")
+        let resumedAt = Date().timeIntervalSince1970
+        Self.pause(1)
+        let moving = try window.screenshot(pixelFormat: "gray", width: 160, height: 90)
+        #expect(PictureComparison.bestMatch(moving, in: reference).index > back.index, "playing again after space")
+        #expect(recorder.level(from: resumedAt + 0.3, to: Date().timeIntervalSince1970) > 0.05, "the sound plays again")
+
+        try window.press("q")
+        let result = try #require(player.finish(within: 5), "q ends the player")
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdoutText.contains("pictures shown"), "--stats: \(result.stdoutText)")
+    }
+
+    /// A file whose track says "turn 90°" shows upright, in a window of the turned size.
+    @Test func aRotatedFileShowsUpright() throws {
+        guard let stage = Stage.make(sound: false) else { return }
+        let plain = stage.folder.file("plain.mp4"), clip = stage.folder.file("turned.mp4")
+        try Self.makeClip(plain, size: "320x180", seconds: 6)
+        try MediaFactory.ffmpeg(["-v", "error", "-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=90", clip])
+        let reference = try PictureComparison.referenceFrames(clip, width: 90, height: 160)
+        let player = try RunningProcess(Locations.avpipe, ["play", clip, "--no-audio"], environment: stage.environment)
+        let window = try PlayerWindow.find(title: "turned.mp4", on: stage.display)
+        #expect((window.width, window.height) == (180, 320), "the window has the upright size")
+        Self.pause(1)
+        try window.press("space")
+        Self.pause(0.3)
+        let shown = PictureComparison.bestMatch(try window.screenshot(pixelFormat: "gray", width: 90, height: 160), in: reference)
+        #expect(shown.psnr >= 30, "matches ffmpeg's upright frame (\(shown.psnr) dB)")
+        #expect(PictureComparison.psnr(try window.screenshot(pixelFormat: "gray"), try Self.referenceFrame(clip, index: shown.index)) >= 30)
+        try window.press("Escape")
+        let result = try #require(player.finish(within: 5))
+        #expect(result.status == 0, "\(result.stderrText)")
+    }
+
+    /// A clip that flashes white and beeps at the same instants, once a second: every flash is
+    /// seen within ±45 ms of its beep being heard (ITU-R BT.1359's detectability limit), from the
+    /// start, after a pause and after a seek.
+    @Test func pictureAndSoundStayInSync() throws {
+        guard let stage = Stage.make() else { return }
+        let clip = stage.folder.file("sync.mp4")
+        try MediaFactory.ffmpeg(["-v", "error",
+                                 "-f", "lavfi", "-i", "color=c=black:s=320x240:r=30:d=30,format=yuv420p,geq=lum='if(lt(mod(T\\,1)\\,0.1)\\,235\\,16)':cb=128:cr=128",
+                                 "-f", "lavfi", "-i", "aevalsrc='if(lt(mod(t\\,1)\\,0.1)\\,0.5*sin(2*PI*1000*t)\\,0)':s=44100:d=30",
+                                 "-c:v", "libx264", "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", clip])
+        let recorder = try MonitorRecorder(server: stage.sound!)
+        defer { recorder.stop() }
+        let player = try RunningProcess(Locations.avpipe, ["play", clip], environment: stage.environment)
+        let window = try PlayerWindow.find(title: "sync.mp4", on: stage.display)
+        let geometry = try Subprocess.run("xdotool", ["getwindowgeometry", "--shell", window.id], environment: stage.environment).stdoutText
+        func field(_ name: String) -> Int { Int(geometry.split(separator: "\n").first { $0.hasPrefix("\(name)=") }!.dropFirst(name.count + 1))! }
+        let flashes = try FlashRecorder(server: stage.display, x: field("X") + 150, y: field("Y") + 110, seconds: 14, folder: stage.folder)
+
+        Self.pause(4.3)
+        let pausedAt = Date().timeIntervalSince1970
+        try window.press("space")
+        Self.pause(1)
+        let resumedAt = Date().timeIntervalSince1970
+        try window.press("space")
+        Self.pause(3.4)
+        let seekedAt = Date().timeIntervalSince1970
+        try window.press("Right")
+        let seen = try flashes.onsets()
+        try window.press("q")
+        _ = player.finish(within: 5)
+        let heard = recorder.onsets()
+
+        var phases = [0, 0, 0]
+        for flash in seen {
+            // Right after a key the picture of the new state is shown at once, while the sound
+            // needs its device buffer refilled: such a flash starts no pair.
+            if [pausedAt, resumedAt, seekedAt].contains(where: { flash > $0 && flash < $0 + 0.3 }) { continue }
+            let beep = try #require(heard.min { abs($0 - flash) < abs($1 - flash) }, "no beep was heard")
+            let offset = (flash - beep) * 1000
+            #expect(abs(offset) <= 45, "a flash at \(flash) is \(Int(offset)) ms from its beep")
+            phases[flash < pausedAt ? 0 : flash < seekedAt ? 1 : 2] += 1
+        }
+        #expect(phases[0] >= 3 && phases[1] >= 2 && phases[2] >= 2, "flash/beep pairs before the pause, after it, after the seek: \(phases)")
+    }
+
+    /// A 720p30 H.264 clip plays without dropping a picture on this machine.
+    @Test func a720pClipPlaysWithoutDroppedFrames() throws {
+        guard let stage = Stage.make() else { return }
+        let clip = stage.folder.file("hd.mp4")
+        try Self.makeClip(clip, size: "1280x720", seconds: 6)
+        let result = try Subprocess.run(Locations.avpipe, ["play", clip, "--stats"], environment: stage.environment)
+        #expect(result.status == 0, "\(result.stderrText)")
+        let stats = result.stdoutText
+        #expect(stats.contains("dropped 0,"), "\(stats)")
+        let shown = stats.split(separator: " ").drop { $0 != "shown" }.dropFirst().first.flatMap { Int($0.dropLast()) } ?? 0
+        #expect(shown >= 178, "\(stats)")
+    }
+
+    /// Without a display, the sound plays alone after a one-line notice.
+    @Test func withoutADisplayTheSoundPlaysAlone() throws {
+        guard let stage = Stage.make() else { return }
+        let clip = stage.folder.file("clip.mp4")
+        try Self.makeClip(clip, seconds: 2)
+        let recorder = try MonitorRecorder(server: stage.sound!)
+        var environment = stage.sound!.environment
+        environment["DISPLAY"] = ""
+        environment["WAYLAND_DISPLAY"] = ""
+        let result = try Subprocess.run(Locations.avpipe, ["play", clip], environment: environment)
+        Self.pause(0.3)
+        recorder.stop()
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stderrText.split(separator: "\n").count == 1 && result.stderrText.contains("no display"), "\(result.stderrText)")
+        #expect(recorder.level(from: 0, to: .infinity) > 0.05, "the tone was played")
+    }
+
+    /// Without an audio device, the picture plays on the wall clock after a one-line notice.
+    @Test func withoutAnAudioDeviceThePicturePlaysAlone() throws {
+        guard let stage = Stage.make(sound: false) else { return }
+        let clip = stage.folder.file("clip.mp4")
+        try Self.makeClip(clip, seconds: 3)
+        let empty = TemporaryDirectory()
+        let environment = stage.display.environment.merging(
+            ["XDG_RUNTIME_DIR": empty.path, "PULSE_SERVER": "unix:\(empty.path)/none", "SDL_AUDIODRIVER": "pulseaudio"]) { $1 }
+        let started = Date()
+        let result = try Subprocess.run(Locations.avpipe, ["play", clip, "--stats"], environment: environment)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stderrText.contains("no audio output device"), "\(result.stderrText)")
+        #expect(result.stdoutText.contains("dropped 0,"), "\(result.stdoutText)")
+        #expect(elapsed >= 2.9, "paced by the wall clock: \(elapsed) s for a 3 s clip")
+    }
+}

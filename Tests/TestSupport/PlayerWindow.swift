@@ -1,0 +1,88 @@
+import Foundation
+
+/// The window of a running player on an `XvfbServer`, seen from outside as a user would: found by
+/// its title, photographed with `xwd`, driven with `xdotool` key presses.
+public struct PlayerWindow: Sendable {
+    public let id: String
+    public let width: Int
+    public let height: Int
+    private let environment: [String: String]
+
+    /// Waits (up to `timeout` seconds) for a window titled `title` to be mapped.
+    public static func find(title: String, on server: XvfbServer, timeout: Double = 15) throws -> PlayerWindow {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let search = try Subprocess.run("xdotool", ["search", "--onlyvisible", "--name", title], environment: server.environment)
+            if let id = search.stdoutText.split(separator: "\n").first.map(String.init) {
+                let geometry = try Subprocess.run("xdotool", ["getwindowgeometry", "--shell", id], environment: server.environment)
+                var fields: [String: Int] = [:]
+                for line in geometry.stdoutText.split(separator: "\n") {
+                    let pair = line.split(separator: "=")
+                    if pair.count == 2, let value = Int(pair[1]) { fields[String(pair[0])] = value }
+                }
+                if let width = fields["WIDTH"], let height = fields["HEIGHT"] {
+                    return PlayerWindow(id: id, width: width, height: height, environment: server.environment)
+                }
+            }
+            usleep(100_000)
+        }
+        throw TestFailure("no window titled '\(title)' appeared within \(timeout) s")
+    }
+
+    /// Presses a key in the window (xdotool names: space, Left, Right, q, Escape…).
+    public func press(_ key: String) throws {
+        let result = try Subprocess.run("xdotool", ["key", "--window", id, key], environment: environment)
+        guard result.status == 0 else { throw TestFailure("xdotool key \(key): \(result.stderrText)") }
+    }
+
+    /// The window's pixels now, as `pixelFormat` (gray, rgb24) at `width`×`height` (default: the
+    /// window's size), converted from an xwd dump by ffmpeg.
+    public func screenshot(pixelFormat: String = "rgb24", width: Int? = nil, height: Int? = nil) throws -> [UInt8] {
+        let folder = TemporaryDirectory("avpipe-shot")
+        let dump = folder.file("window.xwd")
+        let taken = try Subprocess.run("xwd", ["-id", id, "-silent", "-out", dump], environment: environment)
+        guard taken.status == 0 else { throw TestFailure("xwd: \(taken.stderrText)") }
+        let size = "\(width ?? self.width)x\(height ?? self.height)"
+        let converted = try Subprocess.run("ffmpeg", ["-v", "error", "-i", dump, "-vf", "scale=\(size):flags=area",
+                                                      "-f", "rawvideo", "-pix_fmt", pixelFormat, "-"])
+        guard converted.status == 0 else { throw TestFailure("converting the screenshot: \(converted.stderrText)") }
+        return [UInt8](converted.stdout)
+    }
+}
+
+/// Picture comparisons for screenshots against reference frames.
+public enum PictureComparison {
+    /// Peak signal-to-noise ratio of two 8-bit pictures of the same layout, in dB (∞ when equal).
+    public static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        precondition(a.count == b.count && !a.isEmpty, "pictures of different sizes")
+        var sum = 0.0
+        for i in a.indices {
+            let d = Double(Int(a[i]) - Int(b[i]))
+            sum += d * d
+        }
+        let mse = sum / Double(a.count)
+        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+    }
+
+    /// Every frame of `path` as ffmpeg decodes it (display order, rotation applied), each
+    /// `width`×`height` `pixelFormat` bytes; the reference to find a screenshot's frame in.
+    public static func referenceFrames(_ path: String, width: Int, height: Int, pixelFormat: String = "gray",
+                                       bytesPerPixel: Int = 1) throws -> [[UInt8]] {
+        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", path, "-map", "0:v:0", "-vf", "scale=\(width)x\(height):flags=area",
+                                                   "-f", "rawvideo", "-pix_fmt", pixelFormat, "-"])
+        guard result.status == 0 else { throw TestFailure("ffmpeg decoding \(path): \(result.stderrText)") }
+        let size = width * height * bytesPerPixel
+        let bytes = [UInt8](result.stdout)
+        return stride(from: 0, to: bytes.count - size + 1, by: size).map { Array(bytes[$0..<$0 + size]) }
+    }
+
+    /// The index of the reference frame closest to `picture`, and its PSNR.
+    public static func bestMatch(_ picture: [UInt8], in frames: [[UInt8]]) -> (index: Int, psnr: Double) {
+        var best = (index: 0, psnr: -Double.infinity)
+        for (index, frame) in frames.enumerated() {
+            let value = psnr(picture, frame)
+            if value > best.psnr { best = (index, value) }
+        }
+        return best
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// A private headless X server (Xvfb) for tests that open real SDL2 windows, take screenshots
+/// (`xwd`) and press keys (`xdotool`). It picks a free display number itself (`-displayfd`) and is
+/// killed when released.
+public final class XvfbServer: @unchecked Sendable {
+    public let display: String
+    private let process: Process
+
+    /// Environment for clients: this display, and no Wayland.
+    public var environment: [String: String] { ["DISPLAY": display, "WAYLAND_DISPLAY": ""] }
+
+    /// Starts the server, or returns nil with the reason where Xvfb and its tools are missing.
+    public static func start(width: Int = 1920, height: Int = 1080) -> (server: XvfbServer?, reason: String?) {
+        for tool in ["Xvfb", "xwd", "xdotool"] where !Subprocess.isAvailable(tool) {
+            return (nil, "\(tool) is not installed (scripts/setup.sh installs xvfb, x11-apps and xdotool)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let ready = Pipe()
+        process.arguments = ["Xvfb", "-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"]
+        process.standardOutput = ready
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return (nil, "Xvfb could not be run: \(error)") }
+        // Xvfb writes the display number it took once it accepts connections.
+        var number = ""
+        let handle = ready.fileHandleForReading
+        while let byte = try? handle.read(upToCount: 1), let character = byte.first, character != 0x0A {
+            number.append(Character(UnicodeScalar(character)))
+        }
+        guard !number.isEmpty, process.isRunning else { return (nil, "Xvfb did not start") }
+        return (XvfbServer(display: ":\(number)", process: process), nil)
+    }
+
+    private init(display: String, process: Process) {
+        self.display = display
+        self.process = process
+    }
+
+    deinit {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+/// A child process left running while a test drives it (`avpipe play`), with its output collected.
+public final class RunningProcess: @unchecked Sendable {
+    private let process = Process()
+    private let output = LockedBox(Data())
+    private let errors = LockedBox(Data())
+    private let done = DispatchGroup()
+
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        for (pipe, box) in [(out, output), (err, errors)] {
+            done.enter()
+            DispatchQueue.global().async { [done] in
+                box.set(pipe.fileHandleForReading.readDataToEndOfFile())
+                done.leave()
+            }
+        }
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    public var isRunning: Bool { process.isRunning }
+    public var identifier: Int32 { process.processIdentifier }
+
+    /// Waits up to `seconds` for the process to end; its result, or nil (it is then killed).
+    public func finish(within seconds: Double) -> ProcessResult? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        let ended = !process.isRunning
+        if !ended { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        done.wait()
+        guard ended else { return nil }
+        return ProcessResult(status: process.terminationStatus, stdout: output.get(), stderr: errors.get(),
+                             diedOfSignal: process.terminationReason == .uncaughtSignal)
+    }
+}
