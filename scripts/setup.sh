@@ -24,10 +24,12 @@ packages=(
     # the real audio-device test
     pulseaudio
     pulseaudio-utils
-    # the real window tests of `play`: a headless X server, screenshots, key presses
+    # the real window tests of `play`: a headless X server, screenshots, key presses, and a window
+    # manager (full screen is the window manager's job)
     xvfb
     x11-apps
     xdotool
+    openbox
     # benchmarks and leak checks
     python3
     hyperfine

@@ -80,7 +80,9 @@ enum Subcommand: String, CaseIterable, Sendable {
         case .decode:
             return .init(arguments: ["decode", input, "--out", "\(outputFolder)/o.wav"], outputs: ["\(outputFolder)/o.wav"])
         case .play:
-            return .init(arguments: ["play", input], environment: ["SDL_AUDIODRIVER": "dummy"], outputs: [])
+            // No display: the sound alone, wherever the suite runs (a window is PlayWindowTests' job).
+            return .init(arguments: ["play", input], environment: ["SDL_AUDIODRIVER": "dummy", "DISPLAY": "", "WAYLAND_DISPLAY": ""],
+                         outputs: [])
         case .frame:
             return .init(arguments: ["frame", input, "--at", "0", "--out", "\(outputFolder)/o.png"], outputs: ["\(outputFolder)/o.png"])
         }

@@ -14,8 +14,8 @@ import TestSupport
         let folder = TemporaryDirectory()
         var environment: [String: String] { display.environment.merging(sound?.environment ?? [:]) { $1 } }
 
-        static func make(sound: Bool = true) -> Stage? {
-            let (display, displayProblem) = XvfbServer.start()
+        static func make(sound: Bool = true, windowManager: Bool = false) -> Stage? {
+            let (display, displayProblem) = XvfbServer.start(windowManager: windowManager)
             guard let display else {
                 print("notice: skipping a window test: \(displayProblem ?? "Xvfb cannot start")")
                 return nil
@@ -166,6 +166,61 @@ import TestSupport
             phases[flash < pausedAt ? 0 : flash < seekedAt ? 1 : 2] += 1
         }
         #expect(phases[0] >= 3 && phases[1] >= 2 && phases[2] >= 2, "flash/beep pairs before the pause, after it, after the seek: \(phases)")
+    }
+
+    /// `--start` begins at its time; `--fullscreen` fills the screen and f goes back to a window
+    /// (a window manager's job: openbox runs on the display); Ctrl-C (SIGINT) closes the window and
+    /// ends the run as every command does (exit 130).
+    @Test func startFullScreenAndInterrupt() throws {
+        guard let stage = Stage.make(sound: false, windowManager: true) else { return }
+        let clip = stage.folder.file("clip.mp4")
+        try Self.makeClip(clip, size: "320x180", seconds: 12)
+        let reference = try PictureComparison.referenceFrames(clip, width: 160, height: 90)
+        let player = try RunningProcess(Locations.avpipe, ["play", clip, "--start", "8", "--no-audio", "--fullscreen"],
+                                        environment: stage.environment)
+        let window = try PlayerWindow.find(title: "clip.mp4", on: stage.display)
+        try window.press("space")
+        Self.pause(0.3)
+        let first = PictureComparison.bestMatch(try window.screenshot(pixelFormat: "gray", width: 160, height: 90), in: reference)
+        #expect((240...290).contains(first.index), "--start 8 begins at frame 240 (and plays on until paused): \(first.index)")
+        #expect(first.psnr >= 30, "the 16:9 picture fills the 16:9 screen: \(first.psnr) dB")
+        #expect((window.width, window.height) == (1920, 1080), "--fullscreen fills the screen: \(window.width)x\(window.height)")
+        try window.press("f")
+        Self.pause(0.7)
+        let windowed = try PlayerWindow.find(title: "clip.mp4", on: stage.display)
+        #expect((windowed.width, windowed.height) == (320, 180), "f leaves full screen: \(windowed.width)x\(windowed.height)")
+        kill(player.identifier, SIGINT)
+        let result = try #require(player.finish(within: 3), "SIGINT ends the player")
+        #expect(result.status == 130, "\(result.stderrText)")
+        #expect(result.stderrText.contains("interrupted"))
+    }
+
+    /// m mutes and unmutes; 9 lowers the volume by a tenth per press.
+    @Test func volumeKeysChangeWhatIsHeard() throws {
+        guard let stage = Stage.make() else { return }
+        let clip = stage.folder.file("clip.mp4")
+        try Self.makeClip(clip, size: "320x180", seconds: 12)
+        let recorder = try MonitorRecorder(server: stage.sound!)
+        defer { recorder.stop() }
+        let player = try RunningProcess(Locations.avpipe, ["play", clip], environment: stage.environment)
+        let window = try PlayerWindow.find(title: "clip.mp4", on: stage.display)
+        func level(after key: String?) throws -> Double {
+            if let key { try window.press(key) }
+            Self.pause(0.4)  // the device's queue (0.2 s of audio and its buffers) plays out first
+            let from = Date().timeIntervalSince1970
+            Self.pause(0.8)
+            return recorder.level(from: from, to: Date().timeIntervalSince1970)
+        }
+        let full = try level(after: nil)
+        #expect(full > 0.05, "the tone plays: \(full)")
+        #expect(try level(after: "m") < 0.002, "m mutes")
+        let unmuted = try level(after: "m")
+        #expect(abs(unmuted - full) / full < 0.1, "m again restores the level: \(unmuted) vs \(full)")
+        for _ in 0..<4 { try window.press("9") }
+        let lowered = try level(after: "9")
+        #expect(abs(lowered / full - 0.5) < 0.08, "five presses of 9 halve the level: \(lowered / full)")
+        try window.press("q")
+        #expect(player.finish(within: 5)?.status == 0)
     }
 
     /// A 720p30 H.264 clip plays without dropping a picture on this machine.

@@ -48,7 +48,7 @@ import TestSupport
         },
         Job(name: "play (dummy audio device)", arrange: { d in
             ["play", try BadInputMatrix.copy(SampleMedia.bigMovie, to: d, as: "in.mp4")]
-        }, environment: ["SDL_AUDIODRIVER": "dummy"], writes: false),
+        }, environment: ["SDL_AUDIODRIVER": "dummy", "DISPLAY": "", "WAYLAND_DISPLAY": ""], writes: false),
     ]
 
     @Test(arguments: jobs, [SIGINT, SIGTERM])
@@ -170,7 +170,7 @@ import TestSupport
         let input = try BadInputMatrix.copy(SampleMedia.bigWAV, to: folder, as: "in.wav")
         let avpipe = command == "encode"
             ? "'\(Locations.avpipe)' encode --in '\(input)' --out '\(folder.file("o.aac"))' --realtime"
-            : "env SDL_AUDIODRIVER=dummy '\(Locations.avpipe)' play '\(input)'"
+            : "env SDL_AUDIODRIVER=dummy DISPLAY= WAYLAND_DISPLAY= '\(Locations.avpipe)' play '\(input)'"
         let script = "stty -g; timeout --preserve-status -s INT 1 \(avpipe); echo \"status=$?\"; stty -g"
         let result = try Subprocess.run("script", ["-qefc", script, "/dev/null"])
         let screen = result.stdoutText

@@ -6,14 +6,16 @@ import Foundation
 public final class XvfbServer: @unchecked Sendable {
     public let display: String
     private let process: Process
+    private var windowManager: Process?
 
     /// Environment for clients: this display, and no Wayland.
     public var environment: [String: String] { ["DISPLAY": display, "WAYLAND_DISPLAY": ""] }
 
-    /// Starts the server, or returns nil with the reason where Xvfb and its tools are missing.
-    public static func start(width: Int = 1920, height: Int = 1080) -> (server: XvfbServer?, reason: String?) {
-        for tool in ["Xvfb", "xwd", "xdotool"] where !Subprocess.isAvailable(tool) {
-            return (nil, "\(tool) is not installed (scripts/setup.sh installs xvfb, x11-apps and xdotool)")
+    /// Starts the server (with openbox as window manager when asked: full screen needs one), or
+    /// returns nil with the reason where Xvfb and its tools are missing.
+    public static func start(width: Int = 1920, height: Int = 1080, windowManager: Bool = false) -> (server: XvfbServer?, reason: String?) {
+        for tool in ["Xvfb", "xwd", "xdotool"] + (windowManager ? ["openbox"] : []) where !Subprocess.isAvailable(tool) {
+            return (nil, "\(tool) is not installed (scripts/setup.sh installs xvfb, x11-apps, xdotool and openbox)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -29,7 +31,19 @@ public final class XvfbServer: @unchecked Sendable {
             number.append(Character(UnicodeScalar(character)))
         }
         guard !number.isEmpty, process.isRunning else { return (nil, "Xvfb did not start") }
-        return (XvfbServer(display: ":\(number)", process: process), nil)
+        let server = XvfbServer(display: ":\(number)", process: process)
+        if windowManager {
+            let manager = Process()
+            manager.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            manager.arguments = ["openbox", "--sm-disable"]
+            manager.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
+            manager.standardOutput = FileHandle.nullDevice
+            manager.standardError = FileHandle.nullDevice
+            do { try manager.run() } catch { return (nil, "openbox could not be run: \(error)") }
+            server.windowManager = manager
+            usleep(800_000)  // it has taken over the root window by then
+        }
+        return (server, nil)
     }
 
     private init(display: String, process: Process) {
@@ -38,8 +52,10 @@ public final class XvfbServer: @unchecked Sendable {
     }
 
     deinit {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        for child in [windowManager, process].compactMap({ $0 }) {
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+        }
     }
 }
 

@@ -37,6 +37,9 @@ import Testing
         #expect(clock.now() == 42)
         clock.resume()
         Self.settle(0.1)
+        #expect(clock.now() == 42, "it waits for the new position's first picture")
+        clock.startWallClock()
+        Self.settle(0.1)
         #expect(abs(clock.now() - 42.1) < 0.08)
     }
 }

@@ -54,7 +54,7 @@ final class PlaybackClock: Sendable {
         return state.withLock { state in
             if state.paused, let frozen = state.frozen { return frozen }
             guard let audio else {
-                guard let anchor = state.wallAnchor else { return state.target }
+                guard let anchor = state.wallAnchor else { return state.frozen ?? state.target }
                 return anchor.value + Double(nanoseconds - anchor.nanoseconds) / 1e9
             }
             guard let stamp = audio.feed.stamp, !(state.frozen != nil && stamp.nanoseconds <= state.resumedAt) else {
@@ -93,13 +93,14 @@ final class PlaybackClock: Sendable {
 
     /// Playback jumps to `target`; the clock reads `target` until the new position's audio plays.
     func seek(to target: Double, generation: Int) {
-        let nanoseconds = MonotonicTime.nanoseconds()
         state.withLock { state in
             state.generation = generation
             state.target = target
             state.stretches.removeAll()
-            if state.paused { state.frozen = target }
-            if audio == nil { state.wallAnchor = (nanoseconds, target) }
+            state.frozen = state.paused ? target : nil
+            // The wall clock waits at the target for the first picture of the new position (as
+            // at the start): decoding up to it must not count as lateness.
+            if audio == nil { state.wallAnchor = nil }
         }
     }
 
@@ -118,14 +119,16 @@ final class PlaybackClock: Sendable {
             guard state.paused else { return }
             state.paused = false
             state.resumedAt = nanoseconds
-            if audio == nil {
+            // A wall clock still waiting for its first picture keeps waiting.
+            if audio == nil, state.wallAnchor != nil {
                 state.wallAnchor = (nanoseconds, state.frozen ?? state.target)
                 state.frozen = nil
             }
         }
     }
 
-    /// Starts the wall clock (a video-only playback begins when its first picture is ready).
+    /// Starts the wall clock (a video-only playback begins, and goes on after a seek, when its
+    /// first picture is ready).
     func startWallClock() {
         let nanoseconds = MonotonicTime.nanoseconds()
         state.withLock { state in
