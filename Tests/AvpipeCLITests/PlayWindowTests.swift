@@ -123,6 +123,27 @@ import TestSupport
         #expect(result.status == 0, "\(result.stderrText)")
     }
 
+    /// Pictures SDL has no texture for (10-bit, 4:4:4) are converted first; non-square pixels
+    /// widen the window by their aspect ratio. Each shows ffmpeg's picture.
+    @Test(arguments: [("yuv420p10le", "", 320), ("yuv444p", "", 320), ("yuv420p", "setsar=2", 640)])
+    func everyPictureFormatAndShapeShows(pixelFormat: String, filter: String, windowWidth: Int) throws {
+        guard let stage = Stage.make(sound: false) else { return }
+        let clip = stage.folder.file("shape.mp4")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=6"]
+                                + (filter.isEmpty ? [] : ["-vf", filter]) + ["-c:v", "libx264", "-pix_fmt", pixelFormat, clip])
+        let reference = try PictureComparison.referenceFrames(clip, width: 160, height: 90)
+        let player = try RunningProcess(Locations.avpipe, ["play", clip, "--no-audio"], environment: stage.environment)
+        let window = try PlayerWindow.find(title: "shape.mp4", on: stage.display)
+        #expect((window.width, window.height) == (windowWidth, 180))
+        Self.pause(0.8)
+        try window.press("space")
+        Self.pause(0.3)
+        let shown = PictureComparison.bestMatch(try window.screenshot(pixelFormat: "gray", width: 160, height: 90), in: reference)
+        #expect(shown.psnr >= 30, "\(pixelFormat) \(filter): \(shown.psnr) dB")
+        try window.press("q")
+        #expect(player.finish(within: 5)?.status == 0)
+    }
+
     /// A clip that flashes white and beeps at the same instants, once a second: every flash is
     /// seen within ±45 ms of its beep being heard (ITU-R BT.1359's detectability limit), from the
     /// start, after a pause and after a seek.
