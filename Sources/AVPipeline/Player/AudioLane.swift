@@ -32,7 +32,10 @@ final class AudioLane {
     }
 
     func run(_ session: PlayerSession) async throws {
-        defer { output.close() }
+        defer {
+            output.close()
+            session.record(decoder.statistics)
+        }
         let ring = feed.ring
         var gate = WatermarkGate(low: ring.capacity / 2, high: ring.capacity)
         var generation = -1

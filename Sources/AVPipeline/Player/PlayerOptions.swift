@@ -35,7 +35,7 @@ public struct PlayerOptions: Sendable {
 }
 
 /// What a playback did, for `--stats`.
-public struct PlayerStatistics: Sendable, Equatable {
+public struct PlayerStatistics: Sendable {
     public var framesShown = 0
     /// Pictures skipped because they were due more than a frame duration ago when their turn came.
     public var framesDropped = 0
@@ -48,6 +48,9 @@ public struct PlayerStatistics: Sendable, Equatable {
     public var maximumOffset: Double?
     /// Audio device callbacks that found no audio while more was coming.
     public var audioUnderruns = 0
+    /// What the decoders did (damaged packets skipped…), once playback has ended.
+    public var audioDecoding: AudioDecoderStatistics?
+    public var videoDecoding: VideoDecoderStatistics?
 
     public init() {}
 }

@@ -72,4 +72,7 @@ final class PlayerSession: Sendable {
     }
 
     func pictureDropped() { state.withLock { $0.statistics.framesDropped += 1 } }
+
+    func record(_ decoding: AudioDecoderStatistics) { state.withLock { $0.statistics.audioDecoding = decoding } }
+    func record(_ decoding: VideoDecoderStatistics) { state.withLock { $0.statistics.videoDecoding = decoding } }
 }

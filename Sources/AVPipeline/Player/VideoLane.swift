@@ -36,7 +36,10 @@ final class VideoLane {
 
     /// The decoding half (owns the decoder).
     func decode(_ session: PlayerSession) async throws {
-        defer { queue.finish(.end) }
+        defer {
+            queue.finish(.end)
+            session.record(decoder.statistics)
+        }
         while true {
             try checkCancellation()
             guard await queue.waitForRoom() else { return }
