@@ -22,7 +22,9 @@ final class AudioLane {
         feed.volume = volume
         output.attach(feed)
         control = PlaybackControl(feed: feed, output: output)
-        pollInterval = .milliseconds(min(max(capacity / 2 * 1000 / format.sampleRate / 4, 2), 10))
+        // About four wake-ups per low-watermark period (as `AudioRenderer`), at most 25 ms apart so
+        // a seek or a pause is taken up promptly.
+        pollInterval = .milliseconds(min(max(capacity / 2 * 1000 / format.sampleRate / 4, 2), 25))
     }
 
     /// The device side of the master clock (ffplay's latency estimate: two device buffers).
