@@ -64,6 +64,7 @@ int avp_sdl_available(void) {
 
 TRAMPOLINE(int, SDL_InitSubSystem, (uint32_t flags), (flags), -1)
 VOID_TRAMPOLINE(SDL_QuitSubSystem, (uint32_t flags), (flags))
+VOID_TRAMPOLINE(SDL_Quit, (void), ())
 TRAMPOLINE(int, SDL_SetHint, (const char *name, const char *value), (name, value), 0)
 TRAMPOLINE(const char *, SDL_GetCurrentAudioDriver, (void), (), NULL)
 TRAMPOLINE(int, SDL_GetNumAudioDevices, (int iscapture), (iscapture), 0)

@@ -244,6 +244,47 @@ import TestSupport
         #expect(player.finish(within: 5)?.status == 0)
     }
 
+    /// A file whose whole video comes before its whole audio (one MP4 fragment holds each track's
+    /// samples together) plays in the memory of a well-interleaved one: each track is read by its
+    /// own demuxer context, so neither buffers the other's packets to reach its own. Through a
+    /// pipe (one context) the other track's packets are parked up to a cap, then a typed error.
+    @Test func aBadlyInterleavedFilePlaysInBoundedMemory() throws {
+        guard let stage = Stage.make() else { return }
+        guard FileManager.default.fileExists(atPath: "/usr/bin/time") else {
+            print("notice: skipping the interleaving test: /usr/bin/time is missing (scripts/setup.sh installs it)")
+            return
+        }
+        let good = stage.folder.file("good.mp4"), bad = stage.folder.file("bad.mp4")
+        // Lossless noisy pictures: 8 s of them are ~80 MiB, which a reader buffering across the
+        // tracks would hold at once.
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=8,noise=alls=60:allf=t+u",
+                                 "-f", "lavfi", "-i", "sine=frequency=440:duration=8", "-c:v", "libx264", "-qp", "0", "-preset", "ultrafast",
+                                 "-pix_fmt", "yuv420p", "-c:a", "aac", good])
+        try MediaFactory.ffmpeg(["-v", "error", "-i", good, "-c", "copy", "-movflags", "empty_moov", "-frag_duration", "100000000", bad])
+        let positions = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "packet=stream_index,pos", "-of", "csv=p=0", bad]).stdoutText
+        var lastVideo = 0, firstAudio = Int.max
+        for line in positions.split(separator: "\n") {
+            let fields = line.split(separator: ",").compactMap { Int($0) }
+            guard fields.count == 2 else { continue }
+            if fields[0] == 0 { lastVideo = max(lastVideo, fields[1]) } else { firstAudio = min(firstAudio, fields[1]) }
+        }
+        #expect(lastVideo < firstAudio && fileSize(bad) > 60 << 20, "the test file has ~80 MiB of video before its audio")
+        func peakMiB(_ command: String) throws -> (ProcessResult, Double) {
+            let run = try Subprocess.run("/usr/bin/time", ["-f", "peak %M", "sh", "-c", command], environment: stage.environment)
+            let peak = run.stderrText.split(separator: "\n").last { $0.hasPrefix("peak ") }.flatMap { Double($0.dropFirst(5)) }
+            return (run, try #require(peak) / 1024)
+        }
+        let (goodRun, goodPeak) = try peakMiB("'\(Locations.avpipe)' play '\(good)' --stats")
+        let (badRun, badPeak) = try peakMiB("'\(Locations.avpipe)' play '\(bad)' --stats")
+        for run in [goodRun, badRun] {
+            #expect(run.status == 0 && run.stdoutText.contains("dropped 0,"), "\(run.stdoutText) \(run.stderrText)")
+        }
+        #expect(badPeak - goodPeak < 8, "peak RSS \(badPeak) MiB vs \(goodPeak) MiB")
+        let (piped, pipedPeak) = try peakMiB("cat '\(bad)' | '\(Locations.avpipe)' play -")
+        #expect(piped.status == 66 && piped.stderrText.contains("interleaved too far apart"), "\(piped.stderrText)")
+        #expect(pipedPeak - goodPeak < 64 + 16, "a pipe parks at most 64 MiB: \(pipedPeak) MiB")
+    }
+
     /// A 720p30 H.264 clip plays without dropping a picture on this machine.
     @Test func a720pClipPlaysWithoutDroppedFrames() throws {
         guard let stage = Stage.make() else { return }

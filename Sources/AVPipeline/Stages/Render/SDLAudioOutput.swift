@@ -11,32 +11,21 @@ public enum AudioOutputDevices {
 
 /// SDL2's audio subsystem, initialised while at least one user needs it.
 enum SDLAudio {
-    private static let users = LockedState(0)
-
     static func acquire() throws(AVPipelineError) {
-        try users.withLock { (count: inout Int) throws(AVPipelineError) in
-            if count == 0 {
-                guard avp_sdl_available() != 0 else { throw .deviceUnavailable(reason: lastError) }
-                // SDL must not take over SIGINT/SIGTERM: the CLI turns them into cancellation.
-                SDL_SetHint("SDL_NO_SIGNAL_HANDLERS", "1")
+        do {
+            try SDLSubsystems.acquire(avp_sdl_init_audio()) {
                 SDL_SetHint("SDL_AUDIO_DEVICE_APP_NAME", "avpipe")
                 avp_silence_alsa()
-                guard SDL_InitSubSystem(avp_sdl_init_audio()) == 0 else {
-                    throw .deviceUnavailable(reason: "no audio driver could start (\(lastError))")
-                }
             }
-            count += 1
+        } catch {
+            guard avp_sdl_available() != 0 else { throw error }
+            throw .deviceUnavailable(reason: "no audio driver could start (\(lastError))")
         }
     }
 
-    static func release() {
-        users.withLock { count in
-            count -= 1
-            if count == 0 { SDL_QuitSubSystem(avp_sdl_init_audio()) }
-        }
-    }
+    static func release() { SDLSubsystems.release(avp_sdl_init_audio()) }
 
-    static var lastError: String { String(cString: SDL_GetError()) }
+    static var lastError: String { SDLSubsystems.lastError }
 
     /// Names of the output devices the current audio driver offers.
     static func outputDeviceNames() throws(AVPipelineError) -> [String] {

@@ -50,7 +50,7 @@ final class SDLVideoWindow: @unchecked Sendable {
             throw .deviceUnavailable(reason: "no display (neither DISPLAY nor WAYLAND_DISPLAY is set)")
         }
         #endif
-        guard avp_sdl_available() != 0 else { throw .deviceUnavailable(reason: SDLAudio.lastError) }
+        guard avp_sdl_available() != 0 else { throw .deviceUnavailable(reason: SDLSubsystems.lastError) }
         (inputs, continuation) = AsyncStream.makeStream(of: WindowInput.self, bufferingPolicy: .bufferingNewest(64))
         let opened = DispatchSemaphore(value: 0)
         let outcome = LockedState<Result<String, AVPipelineError>?>(nil)
@@ -157,25 +157,26 @@ private final class WindowThread {
 
     /// Starts SDL's video subsystem and opens the window; the video driver's name on success.
     func open() -> Result<String, AVPipelineError> {
-        // SDL must not take over SIGINT/SIGTERM: the CLI turns them into cancellation.
-        SDL_SetHint("SDL_NO_SIGNAL_HANDLERS", "1")
-        SDL_SetHint("SDL_RENDER_SCALE_QUALITY", "linear")
-        SDL_SetHint("SDL_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR", "0")
-        guard SDL_InitSubSystem(avp_sdl_init_video()) == 0 else {
-            return .failure(.deviceUnavailable(reason: "no display could be opened (\(SDLAudio.lastError))"))
+        do {
+            try SDLSubsystems.acquire(avp_sdl_init_video()) {
+                SDL_SetHint("SDL_RENDER_SCALE_QUALITY", "linear")
+                SDL_SetHint("SDL_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR", "0")
+            }
+        } catch {
+            return .failure(.deviceUnavailable(reason: "no display could be opened (\(SDLSubsystems.lastError))"))
         }
         initialised = true
         let position = Int32(avp_sdl_windowpos_centered())
         window = SDL_CreateWindow(setup.title, position, position, Int32(setup.width), Int32(setup.height),
                                   avp_sdl_window_flags(setup.fullscreen ? 1 : 0))
         guard let window else {
-            return .failure(.deviceUnavailable(reason: "the window could not be opened (\(SDLAudio.lastError))"))
+            return .failure(.deviceUnavailable(reason: "the window could not be opened (\(SDLSubsystems.lastError))"))
         }
         // As ffplay: a hardware renderer synchronised with the display where there is one.
         renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue)
             ?? SDL_CreateRenderer(window, -1, 0)
         guard renderer != nil else {
-            return .failure(.deviceUnavailable(reason: "no renderer for the window (\(SDLAudio.lastError))"))
+            return .failure(.deviceUnavailable(reason: "no renderer for the window (\(SDLSubsystems.lastError))"))
         }
         draw()
         return .success(SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "unknown")
@@ -201,7 +202,7 @@ private final class WindowThread {
         if let renderer { SDL_DestroyRenderer(renderer) }
         if let window { SDL_DestroyWindow(window) }
         (texture, renderer, window) = (nil, nil, nil)
-        if initialised { SDL_QuitSubSystem(avp_sdl_init_video()) }
+        if initialised { SDLSubsystems.release(avp_sdl_init_video()) }
     }
 
     private func handle(_ event: SDL_Event) {
