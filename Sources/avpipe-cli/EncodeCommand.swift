@@ -1,25 +1,46 @@
 import ArgumentParser
 import AVPipeline
 
-/// `avpipe encode`: PCM WAV → AAC-LC in ADTS (.aac) or MP4/M4A.
+/// `avpipe encode`: any audio → AAC-LC in ADTS (.aac) or MP4/M4A. A PCM WAV goes through
+/// `FileCapture` (the series' capture stage, chunked like a microphone); anything else through
+/// `AudioFileSource` (demux → decode).
 struct Encode: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Encode a PCM WAV file to AAC-LC (.aac ADTS, .m4a or .mp4).",
-        discussion: "Example: avpipe encode --in pcm.wav --out test.aac --bitrate 96000"
+        abstract: "Encode audio to AAC-LC (.aac ADTS, .m4a or .mp4): a PCM WAV, or any file with an audio track.",
+        discussion: """
+        Examples: avpipe encode --in pcm.wav --out test.aac --bitrate 96000
+                  avpipe encode --in song.flac --out song.m4a --bitrate 192k
+                  avpipe encode --in movie.mkv --out sound.m4a --audio-track 1 --channels 2 --start 1:00 --duration 30
+        """
     )
 
     enum Container: String, ExpressibleByArgument, CaseIterable {
         case adts, m4a, mp4
     }
 
-    @Option(name: .customLong("in"), help: ArgumentHelp("PCM WAV file to encode.", valueName: "wav"))
+    @Option(name: .customLong("in"), help: ArgumentHelp("Audio to encode: a PCM WAV, or any file with an audio track FFmpeg decodes (MP3, FLAC, Opus, Vorbis, ALAC, AC-3, M4A, a movie…).", valueName: "file"))
     var input: String
 
     @Option(name: .customLong("out"), help: ArgumentHelp("Output file: .aac (ADTS), .m4a or .mp4.", valueName: "file"))
     var output: String
 
-    @Option(help: "Target bit rate in bits per second (default: 96000, or the most AAC-LC carries for small streams).")
-    var bitrate: Int?
+    @Option(help: ArgumentHelp("Target bit rate in bits per second, or with k/M (128k) (default: 96k, or the most AAC-LC carries for small streams).", valueName: "rate"))
+    var bitrate: BitRateArgument?
+
+    @Option(help: ArgumentHelp("Audio track to encode (0 = first); default: the file's main one.", valueName: "n"))
+    var audioTrack: Int?
+
+    @Option(help: ArgumentHelp("Begin at this time (seconds or hh:mm:ss.xxx), to the sample.", valueName: "time"))
+    var start: TimeArgument?
+
+    @Option(help: ArgumentHelp("Encode this long (seconds or hh:mm:ss.xxx), to the sample.", valueName: "time"))
+    var duration: TimeArgument?
+
+    @Option(help: "Sample rate of the AAC in Hz (default: the input's, or the nearest AAC supports).")
+    var rate: Int?
+
+    @Option(help: "Channel count of the AAC (default: the input's; 2 downmixes 5.1 to stereo).")
+    var channels: Int?
 
     @Option(help: "Container, when the output's extension does not say it (adts, m4a, mp4).")
     var format: Container?
@@ -49,29 +70,80 @@ struct Encode: AsyncParsableCommand {
             let ext = OutputPaths.fileExtension(output)
             throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use .aac, .m4a or .mp4, or --format")
         }
-        if let bitrate, bitrate <= 0 { throw ValidationError("--bitrate must be positive (got \(bitrate))") }
+        if let rate, !(1...768_000).contains(rate) { throw ValidationError("--rate must be between 1 and 768000 (got \(rate))") }
+        if let channels, !(1...8).contains(channels) { throw ValidationError("--channels must be between 1 and 8 (got \(channels))") }
+        if let audioTrack, audioTrack < 0 { throw ValidationError("--audio-track counts from 0 (got \(audioTrack))") }
         guard chunkFrames > 0 else { throw ValidationError("--chunk-frames must be positive (got \(chunkFrames))") }
         try OutputPaths.ensureDistinct(input: input, output: output)
     }
 
+    /// Whether the input must be read through demux → decode even when it is PCM.
+    var selectsPart: Bool { audioTrack != nil || start != nil || duration != nil }
+
     func run() async throws {
-        let (input, output, container, bitrate, overwrite) = (input, output, container!, bitrate, outputOptions.overwrite)
+        let (input, output, container, overwrite) = (input, output, container!, outputOptions.overwrite)
+        let encoding = AACEncoder<FileCapture>.Options(bitrate: bitrate?.bitsPerSecond, sampleRate: rate)
         let captureOptions = FileCapture.Options(chunkFrames: chunkFrames, realtime: realtime,
                                                  inputPolicy: inputOptions.policy, strict: inputOptions.strict)
+        let sourceOptions = AudioFileSource.Options(track: audioTrack, start: start?.time, duration: duration?.time,
+                                                    demuxer: inputOptions.demuxerOptions)
+        let (selectsPart, capturing, channels) = (selectsPart, realtime || chunkFrames != 1024, channels)
         try await CommandRunner.run(logging: logging) {
-            let capture = try FileCapture(path: input, options: captureOptions)
-            let encoder = try capture.encodeAAC(.init(bitrate: bitrate))
-            let progress = ProgressLine(total: capture.duration)
-            let summary: WriteSummary
-            switch container {
-            case .adts:
-                summary = try await ADTSWriter(upstream: encoder, path: output, overwrite: overwrite).run(progress: progress.update)
-            case .m4a, .mp4:
-                summary = try await encoder.writeMP4(to: output, brand: container == .m4a ? .m4a : .mp4,
-                                                     overwrite: overwrite, progress: progress.update)
+            let job = EncodeJob(output: output, container: container, overwrite: overwrite, encoding: encoding, channels: channels)
+            if !selectsPart, let capture = try Self.capture(input, captureOptions) {
+                try await job.run(capture, duration: capture.duration)
+                reportTruncations(capture.truncation.map { [$0] } ?? [], input: input)
+                return
             }
-            progress.finish(at: summary.duration)
-            reportTruncations(capture.truncation.map { [$0] } ?? [], input: input)
+            if capturing {
+                throw AVPipelineError.invalidOption(name: "--realtime/--chunk-frames", value: input,
+                                                    reason: "they apply to PCM WAV input only (read as a capture device would)")
+            }
+            let source = try AudioFileSource(path: input, options: sourceOptions)
+            try await job.run(source, duration: source.duration)
+            reportTruncations(source.truncations, input: input)
+            reportSkippedPackets(source.decoderStatistics)
         }
+    }
+
+    /// The capture stage for a PCM file; nil for any other audio (which the decoder path reads).
+    static func capture(_ input: String, _ options: FileCapture.Options) throws -> FileCapture? {
+        do {
+            return try FileCapture(path: input, options: options)
+        } catch AVPipelineError.unsupportedCodec {
+            return nil
+        }
+    }
+}
+
+/// Where encoded audio goes: AAC-LC at the asked rate and channels, into ADTS or MP4/M4A.
+struct EncodeJob: Sendable {
+    let output: String
+    let container: Encode.Container
+    let overwrite: Bool
+    let encoding: AACEncoder<FileCapture>.Options
+    let channels: Int?
+
+    func run<PCM: SampleSource>(_ pcm: PCM, duration: MediaTime?) async throws where PCM.Buffer == PCMBuffer {
+        if let channels {
+            // libswresample's default matrix downmixes (5.1 → stereo) or spreads the channels.
+            try await encode(pcm.resampled(to: AudioFormatRequest(channelLayout: .default(channelCount: channels))), duration: duration)
+        } else {
+            try await encode(pcm, duration: duration)
+        }
+    }
+
+    private func encode<PCM: SampleSource>(_ pcm: PCM, duration: MediaTime?) async throws where PCM.Buffer == PCMBuffer {
+        let encoder = try pcm.encodeAAC(.init(bitrate: encoding.bitrate, sampleRate: encoding.sampleRate))
+        let progress = ProgressLine(total: duration)
+        let summary: WriteSummary
+        switch container {
+        case .adts:
+            summary = try await ADTSWriter(upstream: encoder, path: output, overwrite: overwrite).run(progress: progress.update)
+        case .m4a, .mp4:
+            summary = try await encoder.writeMP4(to: output, brand: container == .m4a ? .m4a : .mp4,
+                                                 overwrite: overwrite, progress: progress.update)
+        }
+        progress.finish(at: summary.duration)
     }
 }

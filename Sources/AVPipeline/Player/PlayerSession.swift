@@ -13,6 +13,7 @@ final class PlayerSession: Sendable {
         var failure: AVPipelineError?
         var statistics = PlayerStatistics()
         var offsetSum = 0.0
+        var timedPictures = 0
     }
 
     let clock: PlaybackClock
@@ -61,12 +62,16 @@ final class PlayerSession: Sendable {
         }
     }
 
-    func pictureShown(offset: Double, late: Bool) {
+    /// A picture went to the window; `offset` is how late it was on the clock, nil for one shown
+    /// at once (the first, and the first after a seek), which sets the clock rather than follows it.
+    func pictureShown(offset: Double?, late: Bool = false) {
         state.withLock { s in
             s.statistics.framesShown += 1
+            guard let offset else { return }
             if late { s.statistics.framesLate += 1 }
+            s.timedPictures += 1
             s.offsetSum += offset
-            s.statistics.meanOffset = s.offsetSum / Double(s.statistics.framesShown)
+            s.statistics.meanOffset = s.offsetSum / Double(s.timedPictures)
             s.statistics.maximumOffset = max(s.statistics.maximumOffset ?? 0, abs(offset))
         }
     }

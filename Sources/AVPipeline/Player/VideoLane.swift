@@ -100,6 +100,7 @@ struct PictureScheduler {
             let duration = picture.duration?.seconds ?? defaultDuration
             if showAtOnce {
                 window.show(picture)
+                session.pictureShown(offset: nil)
                 session.clock.startWallClock()
                 (held, showAtOnce, lastEnd) = (nil, false, due + duration)
                 continue

@@ -1,0 +1,61 @@
+/// PCM from the audio track of any file FFmpeg reads (MP3, FLAC, Opus, Vorbis, ALAC, AC-3, AAC,
+/// a movie's sound…): demux → decode, optionally from an exact start for an exact duration.
+///
+/// The same chain composes by hand from `Demuxer`, `decodeAudio()` and `ending(at:)`; this is the
+/// convenience for "give me the audio of that file", the input side of an encode. PCM comes out
+/// in the decoder's format (convert with `resampled(to:)`; `AACEncoder` converts by itself).
+public final class AudioFileSource: SampleSource {
+    public typealias Buffer = PCMBuffer
+
+    public struct Options: Sendable {
+        /// Which audio track (0 = the file's first); nil: the file's main one.
+        public var track: Int?
+        /// Where to begin, counted from the file's start: the first sample is that instant's.
+        public var start: MediaTime?
+        /// How much to deliver, to the sample; nil: to the end.
+        public var duration: MediaTime?
+        public var demuxer: Demuxer.Options
+
+        public init(track: Int? = nil, start: MediaTime? = nil, duration: MediaTime? = nil, demuxer: Demuxer.Options = .init()) {
+            self.track = track
+            self.start = start
+            self.duration = duration
+            self.demuxer = demuxer
+        }
+    }
+
+    public let outputFormat: AudioFormat
+    public let info: MediaInfo
+    /// How long the delivered audio will be, when known.
+    public let duration: MediaTime?
+    private let demuxer: Demuxer
+    private let decoder: AudioDecoder<DemuxedAudioTrack, AnyAudioCodec>
+    private let source: any SampleSource<PCMBuffer>
+
+    public init(path: String, options: Options = .init()) throws {
+        demuxer = try Demuxer(path: path, options: options.demuxer)
+        info = demuxer.info
+        decoder = try demuxer.audioTrack(options.track).decodeAudio()
+        outputFormat = decoder.outputFormat
+        // Times are on the file's timeline, which may not start at 0 (MPEG-TS), as ffmpeg's -ss.
+        let origin = info.startTime ?? MediaTime(value: 0, timeBase: Rational(1, 1))
+        let from = options.start.map { origin + $0 } ?? origin
+        if let start = options.start, start.value > 0 { try demuxer.seek(to: from, mode: .exact) }
+        if let length = options.duration {
+            source = decoder.ending(at: from + length)
+        } else {
+            source = decoder
+        }
+        let remaining = info.duration.map { $0.seconds - (options.start?.seconds ?? 0) }
+        let seconds = [remaining, options.duration?.seconds].compactMap { $0 }.min().map { Swift.max($0, 0) }
+        duration = seconds.map { MediaTime(value: Int64(($0 * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000)) }
+    }
+
+    public func next() async throws -> PCMBuffer? { try await source.next() }
+
+    /// What the decoder skipped (damaged packets), so far.
+    public var decoderStatistics: AudioDecoderStatistics { decoder.statistics }
+
+    /// The track ended early because the file was cut (see `Demuxer.truncations`).
+    public var truncations: [Truncation] { demuxer.truncations }
+}
