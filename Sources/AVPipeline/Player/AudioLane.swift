@@ -42,8 +42,7 @@ final class AudioLane {
         var gate = WatermarkGate(low: ring.capacity / 2, high: ring.capacity)
         var generation = -1
         var source = try Resample(upstream: decoder, to: feed.format)
-        var pending: PCMBuffer?
-        var offset = 0
+        var pending: PendingPCM?
         var ended = false
         while true {
             try checkCancellation()
@@ -81,14 +80,10 @@ final class AudioLane {
                 if let time = next.presentationTime {
                     session.clock.audioWritten(atFrame: ring.writtenFrames, time: time.seconds, generation: generation)
                 }
-                (pending, offset) = (next, 0)
+                pending = PendingPCM(next)
             }
-            let buffer = pending!
-            let (taken, total) = buffer.withUnsafePlane(0) { bytes in
-                (ring.write(UnsafeRawBufferPointer(rebasing: bytes[offset...])), bytes.count)
-            }
-            offset += taken
-            if offset >= total { pending = nil }
+            let taken = pending!.write(into: ring)
+            if pending!.isWritten { pending = nil }
             if taken == 0 {
                 _ = gate.shouldProduce(fill: ring.fill)
                 control.markPrimed()

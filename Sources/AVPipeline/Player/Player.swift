@@ -34,7 +34,7 @@ public final class Player: Sendable {
 
     private struct Lanes {
         var audio: AudioLane?
-        var video: VideoLane?
+        var video: VideoLane<VideoDecoder<DemuxedVideoTrack, AnyVideoCodec>>?
         var window: SDLVideoWindow?
     }
 
@@ -54,7 +54,8 @@ public final class Player: Sendable {
 
         if options.playsVideo, info.hasVideo {
             let decoder = try demuxer.videoTrack(options.videoTrack).decodeVideo()
-            let lane = try VideoLane(decoder: decoder)
+            let lane = try VideoLane(pictures: decoder, seekGeneration: { decoder.seekGeneration },
+                                     finished: { $0.record(decoder.statistics) })
             let title = options.windowTitle ?? String(path.split(separator: "/").last ?? Substring(path))
             switch try Self.unavailable({ try SDLVideoWindow(title: title, format: lane.format, fullscreen: options.fullscreen) }) {
             case .success(let window): (lanes.window, lanes.video) = (window, lane)
@@ -103,25 +104,17 @@ public final class Player: Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             if let audio = lanes.audio {
                 let transfer = OwnershipTransfer(audio)
-                group.addTask { await Self.guarded(session) { try await transfer.value.run(session) } }
+                group.addTask { await PlayerSession.guarded(session) { try await transfer.value.run(session) } }
             }
             if let video = lanes.video, let window = lanes.window {
-                let transfer = OwnershipTransfer(video)
-                let scheduler = PictureScheduler(queue: video.queue, window: window, session: session,
-                                                 defaultDuration: video.format.frameRate.map { Double($0.denominator) / Double($0.numerator) } ?? 0.04)
-                group.addTask { await Self.guarded(session) { try await transfer.value.decode(session) } }
-                group.addTask { await Self.guarded(session) { try await scheduler.run() } }
+                VideoLane.start(video, in: &group, window: window, session: session)
                 group.addTask { [self] in
                     for await input in window.inputs { self.handle(input) }
                 }
             }
             defer { group.cancelAll() }
-            while !session.isFinished {
-                progress?(position)
-                do { try await Task.sleep(for: .milliseconds(50)) } catch { throw AVPipelineError.cancelled }
-            }
+            try await session.waitUntilFinished { progress?(position) }
         }
-        if let failure = session.snapshot.failure { throw failure }
         progress?(position)
         var statistics = session.snapshot.statistics
         statistics.audioUnderruns = control?.statistics.underruns ?? 0
@@ -221,12 +214,5 @@ public final class Player: Sendable {
             guard case .deviceUnavailable(let reason) = error else { throw error }
             return .failure(Unavailable(reason: reason))
         }
-    }
-
-    /// Runs a lane; its failure stops the playback and is kept for `run()` to throw. (Lanes are
-    /// cancelled only once playback has ended, or by the caller's cancellation, which `run()`
-    /// reports itself.)
-    private static func guarded(_ session: PlayerSession, _ body: () async throws -> Void) async {
-        do { try await body() } catch { if !Task.isCancelled { session.fail(error) } }
     }
 }

@@ -78,6 +78,22 @@ final class PlayerSession: Sendable {
 
     func pictureDropped() { state.withLock { $0.statistics.framesDropped += 1 } }
 
+    /// Runs a lane; its failure stops the playback and is kept for `run()` to throw. (Lanes are
+    /// cancelled only once playback has ended, or by the caller's cancellation, which `run()`
+    /// reports itself.)
+    static func guarded(_ session: PlayerSession, _ body: () async throws -> Void) async {
+        do { try await body() } catch { if !Task.isCancelled { session.fail(error) } }
+    }
+
+    /// Waits until the session is finished, calling `progress` every 50 ms; throws a lane's failure.
+    func waitUntilFinished(progress: () -> Void = {}) async throws {
+        while !isFinished {
+            progress()
+            do { try await Task.sleep(for: .milliseconds(50)) } catch { throw AVPipelineError.cancelled }
+        }
+        if let failure = snapshot.failure { throw failure }
+    }
+
     func record(_ decoding: AudioDecoderStatistics) { state.withLock { $0.statistics.audioDecoding = decoding } }
     func record(_ decoding: VideoDecoderStatistics) { state.withLock { $0.statistics.videoDecoding = decoding } }
 }

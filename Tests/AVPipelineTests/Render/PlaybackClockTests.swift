@@ -11,14 +11,14 @@ import Testing
         let clock = PlaybackClock(start: 5, audio: nil)
         Self.settle(0.1)
         #expect(clock.now() == 5)
-        clock.startWallClock()
+        clock.startWallClock(at: 5)
         Self.settle(0.2)
         #expect(abs(clock.now() - 5.2) < 0.1)
     }
 
     @Test func pauseHoldsItAndResumeGoesOnFromThere() {
         let clock = PlaybackClock(start: 0, audio: nil)
-        clock.startWallClock()
+        clock.startWallClock(at: 0)
         Self.settle(0.1)
         clock.pause()
         let held = clock.now()
@@ -31,14 +31,14 @@ import Testing
 
     @Test func aSeekRestartsItFromTheTargetEvenWhilePaused() {
         let clock = PlaybackClock(start: 0, audio: nil)
-        clock.startWallClock()
+        clock.startWallClock(at: 0)
         clock.pause()
         clock.seek(to: 42, generation: 1)
         #expect(clock.now() == 42)
         clock.resume()
         Self.settle(0.1)
         #expect(clock.now() == 42, "it waits for the new position's first picture")
-        clock.startWallClock()
+        clock.startWallClock(at: 42)
         Self.settle(0.1)
         #expect(abs(clock.now() - 42.1) < 0.08)
     }

@@ -3,8 +3,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The library's `Player`, driven from another task, with a real window on a private X server.
-/// (The process's DISPLAY is pointed at it: SDL reads it when the window opens.)
+/// The library's `Player` and `VideoRenderer`, with a real window on a private X server. (The
+/// process's DISPLAY is pointed at it while the window opens: SDL reads it then.) Run in-process,
+/// beside suites whose blocking calls can hold the concurrency pool's threads for many seconds,
+/// so they wait generously and check counts rather than timings.
 @Suite(.serialized) struct PlayerTests {
     @Test func aVideoOnlyPlayerPausesSeeksAndEndsFromAnyTask() async throws {
         let (started, problem) = XvfbServer.start()
@@ -50,5 +52,30 @@ import TestSupport
         let handled = statistics.framesShown + statistics.framesDropped
         #expect(handled >= 30 && handled <= Int(held.seconds * 30) + 1 + 30 + 3, "\(handled) pictures shown or dropped: \(statistics)")
         await #expect(throws: AVPipelineError.self) { try await player.run() }
+    }
+
+    /// Any source of pictures shows in a window at its own pace: 2 s of pictures take 2 s, and
+    /// each is shown or (late, under load) dropped.
+    @Test func aVideoRendererShowsDecodedPicturesOnTheWallClock() async throws {
+        let (started, problem) = XvfbServer.start()
+        guard let server = started else {
+            print("notice: skipping the VideoRenderer test: \(problem ?? "Xvfb cannot start")")
+            return
+        }
+        let folder = TemporaryDirectory()
+        let clip = folder.file("clip.mkv")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=2",
+                                 "-c:v", "libx264", "-pix_fmt", "yuv444p", clip])  // 4:4:4: converted for SDL
+        let pictures = try Demuxer(path: clip).videoTrack().decodeVideo()
+        let previous = getenv("DISPLAY").map { String(cString: $0) }
+        setenv("DISPLAY", server.display, 1)
+        let opened = Result { try VideoRenderer(upstream: pictures, options: .init(title: "pictures")) }
+        if let previous { setenv("DISPLAY", previous, 1) } else { unsetenv("DISPLAY") }
+        let renderer = try opened.get()
+        let began = Date()
+        let statistics = try await renderer.run()
+        #expect(Date().timeIntervalSince(began) > 1.9, "paced by the pictures' times")
+        #expect(statistics.framesShown + statistics.framesDropped == 60, "\(statistics)")
+        #expect(statistics.framesShown > 0)
     }
 }

@@ -67,8 +67,7 @@ public final class AudioRenderer<Upstream: SampleSource> where Upstream.Buffer =
         defer { output.close() }
         let ring = feed.ring
         var gate = WatermarkGate(low: ring.capacity / 2, high: ring.capacity)
-        var pending: PCMBuffer?
-        var offset = 0
+        var pending: PendingPCM?
         while !control.isStopped {
             try checkCancellation()
             progress?(control.position)
@@ -79,15 +78,10 @@ public final class AudioRenderer<Upstream: SampleSource> where Upstream.Buffer =
                     continue
                 }
                 guard let next = try await source.next() else { break }
-                pending = next
-                offset = 0
+                pending = PendingPCM(next)
             }
-            let buffer = pending!
-            let (taken, total) = buffer.withUnsafePlane(0) { bytes in
-                (ring.write(UnsafeRawBufferPointer(rebasing: bytes[offset...])), bytes.count)
-            }
-            offset += taken
-            if offset >= total { pending = nil }
+            let taken = pending!.write(into: ring)
+            if pending!.isWritten { pending = nil }
             if taken == 0 {
                 // The ring is full: the device may start, and the pump waits for it to play.
                 _ = gate.shouldProduce(fill: ring.fill)

@@ -127,12 +127,16 @@ final class PlaybackClock: Sendable {
         }
     }
 
-    /// Starts the wall clock (a video-only playback begins, and goes on after a seek, when its
-    /// first picture is ready).
-    func startWallClock() {
+    /// Starts the wall clock at `time`, the first picture's (a video-only playback begins, and goes
+    /// on after a seek, when its first picture is shown); nothing with audio, whose clock is the device's.
+    func startWallClock(at time: Double) {
         let nanoseconds = MonotonicTime.nanoseconds()
         state.withLock { state in
-            if audio == nil, state.wallAnchor == nil { state.wallAnchor = (nanoseconds, state.target) }
+            if audio == nil, state.wallAnchor == nil {
+                state.target = time
+                state.wallAnchor = (nanoseconds, time)
+                if state.paused { state.frozen = time }
+            }
         }
     }
 }

@@ -6,39 +6,32 @@
 /// the master clock reaches its time; one already late by more than a frame duration is dropped
 /// instead (ffplay's frame dropping). After a seek both halves discard pictures of the old position,
 /// and the first new picture is shown at once, even while paused, so a seek shows where it landed.
-final class VideoLane {
-    typealias Decoder = VideoDecoder<DemuxedVideoTrack, AnyVideoCodec>
-
-    /// A queued picture, or the end of the stream (`picture` nil), of seek `generation`.
-    final class Item {
-        let picture: VideoFrame?
-        let generation: Int
-        init(_ picture: VideoFrame?, generation: Int) {
-            self.picture = picture
-            self.generation = generation
-        }
-    }
-
+final class VideoLane<Pictures: SampleSource> where Pictures.Buffer == VideoFrame {
     /// Pictures decoded ahead of the one being shown.
-    static let queueCapacity = 3
+    static var queueCapacity: Int { 3 }
 
     let queue = BoundedHandoff(capacity: queueCapacity)
-    private let decoder: Decoder
-    private let source: VideoConverter<Decoder>
+    private let source: VideoConverter<Pictures>
+    private let seekGeneration: () -> Int
+    private let finished: (PlayerSession) -> Void
 
-    init(decoder: Decoder) throws {
-        self.decoder = decoder
-        let showable = SDLVideoWindow.textureFormat(for: decoder.outputFormat.pixelFormat) != nil
-        source = try decoder.converted(VideoConversion(pixelFormat: showable ? nil : .yuv420p))
+    /// `seekGeneration` says which seek the pictures pulled so far belong to (the decoder's);
+    /// `finished` runs when the lane stops (to record the decoder's statistics).
+    init(pictures: Pictures, seekGeneration: @escaping () -> Int = { 0 },
+         finished: @escaping (PlayerSession) -> Void = { _ in }) throws {
+        let showable = SDLVideoWindow.textureFormat(for: pictures.outputFormat.pixelFormat) != nil
+        source = try pictures.converted(VideoConversion(pixelFormat: showable ? nil : .yuv420p))
+        self.seekGeneration = seekGeneration
+        self.finished = finished
     }
 
     var format: VideoFormat { source.outputFormat }
 
-    /// The decoding half (owns the decoder).
+    /// The decoding half (owns the pictures' source).
     func decode(_ session: PlayerSession) async throws {
         defer {
             queue.finish(.end)
-            session.record(decoder.statistics)
+            finished(session)
         }
         while true {
             try checkCancellation()
@@ -46,16 +39,39 @@ final class VideoLane {
             let asked = session.snapshot.generation
             if session.snapshot.stopped { return }
             if let picture = try await source.next() {
-                queue.deliver(OwnershipTransfer(Item(picture, generation: decoder.seekGeneration)))
+                queue.deliver(OwnershipTransfer(QueuedPicture(picture, generation: seekGeneration())))
                 continue
             }
             // The end, of the position asked for before the pull (a seek during it makes it stale).
-            queue.deliver(OwnershipTransfer(Item(nil, generation: max(asked, decoder.seekGeneration))))
+            queue.deliver(OwnershipTransfer(QueuedPicture(nil, generation: max(asked, seekGeneration()))))
             while session.snapshot.generation == asked {
                 if session.isFinished { return }
                 try await Task.sleep(for: .milliseconds(10))
             }
         }
+    }
+}
+
+extension VideoLane {
+    /// Starts both halves in `group`: decoding (the lane moves into its task) and showing in
+    /// `window`. A failure in either stops the session (see `PlayerSession.guarded`).
+    static func start(_ lane: VideoLane, in group: inout ThrowingTaskGroup<Void, any Error>, window: SDLVideoWindow,
+                      session: PlayerSession) {
+        let frameDuration = lane.format.frameRate.map { Double($0.denominator) / Double($0.numerator) } ?? 0.04
+        let scheduler = PictureScheduler(queue: lane.queue, window: window, session: session, defaultDuration: frameDuration)
+        let transfer = OwnershipTransfer(lane)
+        group.addTask { await PlayerSession.guarded(session) { try await transfer.value.decode(session) } }
+        group.addTask { await PlayerSession.guarded(session) { try await scheduler.run() } }
+    }
+}
+
+/// A queued picture, or the end of the stream (`picture` nil), of seek `generation`.
+final class QueuedPicture {
+    let picture: VideoFrame?
+    let generation: Int
+    init(_ picture: VideoFrame?, generation: Int) {
+        self.picture = picture
+        self.generation = generation
     }
 }
 
@@ -71,7 +87,7 @@ struct PictureScheduler {
         // The decoding half may be waiting for room: once nobody shows pictures, it must stop.
         defer { queue.abandon() }
         var generation = -1
-        var held: VideoLane.Item?
+        var held: QueuedPicture?
         var showAtOnce = true
         var lastEnd: Double?
         while true {
@@ -84,7 +100,7 @@ struct PictureScheduler {
             }
             if held == nil {
                 guard let next = try await queue.pop() else { return }
-                let item = unsafeDowncast(next.value, to: VideoLane.Item.self)
+                let item = unsafeDowncast(next.value, to: QueuedPicture.self)
                 guard item.generation >= generation else { continue }
                 held = item
             }
@@ -101,7 +117,7 @@ struct PictureScheduler {
             if showAtOnce {
                 window.show(picture)
                 session.pictureShown(offset: nil)
-                session.clock.startWallClock()
+                session.clock.startWallClock(at: due)
                 (held, showAtOnce, lastEnd) = (nil, false, due + duration)
                 continue
             }
