@@ -123,6 +123,34 @@ import TestSupport
         #expect(result.status == 0, "\(result.stderrText)")
     }
 
+    /// A phone clip whose display matrix is a transpose (turn 90° and mirror, Media3's test file)
+    /// shows as the transposed picture, and not as the merely turned one: the mirroring counts.
+    @Test func aMirroredFileShowsMirrored() throws {
+        guard Locations.corpusAvailable else { return }
+        guard let stage = Stage.make(sound: false) else { return }
+        // Five times over (the matrix is copied as stored), so the window stays long enough to find.
+        let clip = stage.folder.file("mirrored.mp4")
+        try MediaFactory.ffmpeg(["-v", "error", "-stream_loop", "4", "-i", Locations.corpusFile("androidx__sample_rotate_and_reflect.mp4"),
+                                 "-map", "0:v", "-c", "copy", clip])
+        func reference(_ transform: String) throws -> [[UInt8]] {
+            let result = try Subprocess.run("ffmpeg", ["-v", "error", "-noautorotate", "-i", clip, "-vf", "\(transform),scale=90x135:flags=area",
+                                                       "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+            let bytes = [UInt8](result.stdout)
+            return stride(from: 0, to: bytes.count - 12_150 + 1, by: 12_150).map { Array(bytes[$0..<$0 + 12_150]) }
+        }
+        let transposed = try reference("transpose=0"), turned = try reference("transpose=1")
+        let player = try RunningProcess(Locations.avpipe, ["play", clip, "--no-audio"], environment: stage.environment)
+        let window = try PlayerWindow.find(title: "mirrored.mp4", on: stage.display)
+        try window.press("space")
+        #expect((window.width, window.height) == (720, 1080), "upright size")
+        Self.pause(0.2)
+        let shown = try window.screenshot(pixelFormat: "gray", width: 90, height: 135)
+        let mirrored = PictureComparison.bestMatch(shown, in: transposed), plain = PictureComparison.bestMatch(shown, in: turned)
+        #expect(mirrored.psnr >= 30 && mirrored.psnr > plain.psnr + 6, "transposed \(mirrored.psnr) dB, only turned \(plain.psnr) dB")
+        try window.press("q")
+        #expect(player.finish(within: 5)?.status == 0)
+    }
+
     /// Pictures SDL has no texture for (10-bit, 4:4:4) are converted first; non-square pixels
     /// widen the window by their aspect ratio. Each shows ffmpeg's picture.
     @Test(arguments: [("yuv420p10le", "", 320), ("yuv444p", "", 320), ("yuv420p", "setsar=2", 640)])
