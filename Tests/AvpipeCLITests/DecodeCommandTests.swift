@@ -15,8 +15,11 @@ import TestSupport
         let probe = try Probe.run(folder.file("out.wav"))
         #expect(probe.string("codec_name") == "pcm_s16le")
         let ours = try Subprocess.run("ffmpeg", ["-v", "error", "-i", folder.file("out.wav"), "-c", "copy", "-f", "s16le", "-"]).stdout
+        // ffmpeg's decode, ended where the edit list ends the audio (FFmpeg 5.1 keeps the padding).
         let theirs = try Subprocess.run("ffmpeg", ["-v", "error", "-i", folder.file("in.m4a"), "-f", "s16le", "-"]).stdout
-        #expect(ours == theirs)
+        let presented = try #require(try Probe.presentedAudioSamples(folder.file("in.m4a")))
+        #expect(presented == 48_000 * seconds)
+        #expect(ours == theirs.prefix(presented * 2 * 2))
     }
 
     @Test func decodeConvertsToTheRequestedFormat() throws {

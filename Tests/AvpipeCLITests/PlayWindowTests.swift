@@ -147,7 +147,7 @@ import TestSupport
         let shown = try window.screenshot(pixelFormat: "gray", width: 90, height: 135)
         let mirrored = PictureComparison.bestMatch(shown, in: transposed), plain = PictureComparison.bestMatch(shown, in: turned)
         #expect(mirrored.psnr >= 30 && mirrored.psnr > plain.psnr + 6, "transposed \(mirrored.psnr) dB, only turned \(plain.psnr) dB")
-        try window.press("q")
+        try window.quit()
         #expect(player.finish(within: 5)?.status == 0)
     }
 
@@ -168,7 +168,7 @@ import TestSupport
         Self.pause(0.3)
         let shown = PictureComparison.bestMatch(try window.screenshot(pixelFormat: "gray", width: 160, height: 90), in: reference)
         #expect(shown.psnr >= 30, "\(pixelFormat) \(filter): \(shown.psnr) dB")
-        try window.press("q")
+        try window.quit()
         #expect(player.finish(within: 5)?.status == 0)
     }
 
@@ -268,7 +268,7 @@ import TestSupport
         for _ in 0..<4 { try window.press("9") }
         let lowered = try level(after: "9")
         #expect(abs(lowered / full - 0.5) < 0.08, "five presses of 9 halve the level: \(lowered / full)")
-        try window.press("q")
+        try window.quit()
         #expect(player.finish(within: 5)?.status == 0)
     }
 

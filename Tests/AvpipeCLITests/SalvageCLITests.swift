@@ -86,7 +86,7 @@ import TestSupport
         #expect(abs(duration - keptSeconds) < 2 * 1024 / 44_100.0, "\(duration) s encoded of \(keptSeconds) s kept")
     }
 
-    /// avpipe's own M4A of 146,433 samples has an edit list that presents 144 of its 145 packets.
+    /// avpipe's own M4A of 146,433 samples: its edit list ends inside the last of its 145 packets.
     @Test func ourOwnEncodeWithAnEditListDecodesWithoutAWarning() throws {
         let folder = TemporaryDirectory()
         let wav = try MediaFactory.tone(folder.file("in.wav"), seconds: 4, channels: 1, extraArguments: ["-af", "atrim=end_sample=146433"])
@@ -98,6 +98,9 @@ import TestSupport
         }
         try MediaFactory.ffmpeg(["-v", "quiet", "-i", folder.file("o.m4a"), "-f", "s16le", folder.file("ff.pcm")])
         try MediaFactory.ffmpeg(["-v", "quiet", "-i", folder.file("o0.wav"), "-f", "s16le", folder.file("ours.pcm")])
-        #expect(try fileBytes(folder.file("ours.pcm")) == fileBytes(folder.file("ff.pcm")))
+        // ffmpeg's decode goes on through the last packet's padding; ours ends with the input.
+        let ours = try fileBytes(folder.file("ours.pcm"))
+        #expect(ours.count == 146_433 * 2)
+        #expect(ours[...] == (try fileBytes(folder.file("ff.pcm"))).prefix(146_433 * 2))
     }
 }

@@ -35,6 +35,13 @@ public struct PlayerWindow: Sendable {
         guard result.status == 0 else { throw TestFailure("xdotool key \(key): \(result.stderrText)") }
     }
 
+    /// Presses q, unless the window has closed already (the player reached the end of a short clip
+    /// on a slow machine): the caller checks the player's exit status either way.
+    public func quit() throws {
+        let result = try Subprocess.run("xdotool", ["key", "--window", id, "q"], environment: environment)
+        guard result.status == 0 || result.stderrText.contains("BadWindow") else { throw TestFailure("xdotool key q: \(result.stderrText)") }
+    }
+
     /// The window's pixels now, as `pixelFormat` (gray, rgb24) at `width`×`height` (default: the
     /// window's size), converted from an xwd dump by ffmpeg.
     public func screenshot(pixelFormat: String = "rgb24", width: Int? = nil, height: Int? = nil) throws -> [UInt8] {

@@ -31,4 +31,32 @@ public enum Probe {
         }
         return json["packets"] as? [[String: Any]] ?? []
     }
+
+    /// How many samples of the first audio track ffmpeg's decode should give once ended where the
+    /// file says the audio ends: an MP4/MOV's edit list (ffprobe's stream start + duration) or its
+    /// `iTunSMPB` sample count, counted from the first sample ffmpeg decodes. FFmpeg 5.1 skips the
+    /// priming but keeps the padding after that end. nil for other containers and fragmented files
+    /// (no samples in the index).
+    public static func presentedAudioSamples(_ path: String) throws -> Int? {
+        let result = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
+                                                    "format=format_name:format_tags=iTunSMPB:stream=start_pts,duration_ts,time_base,sample_rate,nb_frames",
+                                                    "-of", "json", path])
+        guard result.status == 0, let json = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any],
+              let format = json["format"] as? [String: Any], (format["format_name"] as? String)?.hasPrefix("mov,") == true,
+              let stream = (json["streams"] as? [[String: Any]])?.first,
+              let frames = (stream["nb_frames"] as? String).flatMap({ Int($0) }), frames > 0,
+              let start = stream["start_pts"] as? Int, let duration = stream["duration_ts"] as? Int,
+              let rate = (stream["sample_rate"] as? String).flatMap({ Int($0) }),
+              let timeBase = stream["time_base"] as? String else { return nil }
+        let parts = timeBase.split(separator: "/").compactMap { Int($0) }
+        guard parts.count == 2, parts[1] > 0 else { return nil }
+        func samples(_ ticks: Int) -> Int { (ticks * parts[0] * rate + parts[1] / 2) / parts[1] }
+        var end = samples(start + duration)
+        let tag = ((format["tags"] as? [String: Any])?["iTunSMPB"] as? String)?.split(separator: " ")
+        if let tag, tag.count >= 4, let valid = Int(tag[3], radix: 16) { end = min(end, samples(start) + valid) }
+        let first = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-read_intervals", "%+#8",
+                                                   "-show_entries", "frame=pts", "-of", "csv=p=0", path])
+        guard let firstPTS = Int(first.stdoutText.split(separator: "\n").first ?? "") else { return nil }
+        return end - samples(firstPTS)
+    }
 }

@@ -62,6 +62,13 @@ public enum SignalAnalysis {
         return best
     }
 
+    /// The lag in `lags` at which `b` best matches `a` (`a[i]` against `b[i + lag]`) over `length`
+    /// samples from `start`.
+    public static func bestLag(_ a: [Float], _ b: [Float], start: Int, length: Int, lags: ClosedRange<Int>) -> Int {
+        lags.max { normalizedCrossCorrelation(a, b, start: start, length: length, lags: $0...$0)
+                 < normalizedCrossCorrelation(a, b, start: start, length: length, lags: $1...$1) }!
+    }
+
     /// Root-mean-square level of `samples`.
     public static func rms(_ samples: [Float]) -> Double {
         guard !samples.isEmpty else { return 0 }

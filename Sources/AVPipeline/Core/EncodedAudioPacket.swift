@@ -14,6 +14,9 @@ public struct EncodedAudioFormat: Sendable, CustomStringConvertible {
     public let timeBase: Rational
     /// The track's tags (language, handler name…), carried to a muxer's output.
     public internal(set) var metadata: [String: String] = [:]
+    /// Where the audio ends, when the container says so to the sample (an MP4's edit list or
+    /// `iTunSMPB`): the decoder cuts the last packet's padding there.
+    public internal(set) var presentationEnd: MediaTime?
     let parameters: CodecParameters
 
     init(parameters: CodecParameters, timeBase: Rational) {

@@ -18,15 +18,11 @@ extension SampleSource where Buffer == EncodedAudioPacket<AAC> {
 }
 
 extension SampleSource {
-    /// Writes this encoded audio stream to an MP4/M4A file (through the `Muxer`, faststart).
+    /// Writes this encoded audio stream to a gapless MP4/M4A file (`MP4Writer`, faststart).
     @discardableResult
     public func writeMP4<C: AudioCodecKind>(to path: String, brand: MP4Brand = .mp4, overwrite: Bool = false,
                                             progress: ((MediaTime) -> Void)? = nil) async throws -> WriteSummary
     where Buffer == EncodedAudioPacket<C> {
-        let muxer = try Muxer(path: path, options: .init(container: brand == .m4a ? .m4a : .mp4, overwrite: overwrite))
-        try muxer.addAudio(self)
-        let summary = try await muxer.run(progress: progress)
-        return WriteSummary(path: summary.path, packets: summary.tracks[0].packets, bytes: summary.tracks[0].bytes,
-                            duration: summary.duration)
+        try await MP4Writer(upstream: self, path: path, brand: brand, overwrite: overwrite).run(progress: progress)
     }
 }

@@ -45,6 +45,8 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
     private var drained = false
     /// After an exact seek: the first sample to hand out (in `outputFormat.sampleTimeBase`).
     private var exactTarget: Int64?
+    /// Where the container says the audio ends (in `outputFormat.sampleTimeBase`): the padding after it is cut.
+    private let endSample: Int64?
     /// The demuxer seek (`SeekMark.generation`) the buffers handed out since belong to; 0 before any.
     private(set) var seekGeneration = 0
 
@@ -65,7 +67,11 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
         } catch {
             throw AVPipelineError.unsupportedCodec("\(format.codec): the decoder rejected the stream's parameters (\(error))")
         }
-        outputFormat = try Self.declaredFormat(of: context.pointee, fallback: format)
+        let output = try Self.declaredFormat(of: context.pointee, fallback: format)
+        outputFormat = output
+        endSample = format.presentationEnd.map {
+            av_rescale_q_rnd($0.value, $0.timeBase.avValue, output.sampleTimeBase.avValue, AV_ROUND_NEAR_INF)
+        }
     }
 
     public func next() async throws -> PCMBuffer? {
@@ -117,8 +123,18 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
             : nil
     }
 
-    /// The buffer to hand out, if any: after an exact seek, from the target sample on.
+    /// The buffer to hand out, if any: after an exact seek, from the target sample on; nothing past
+    /// the declared end.
     private func accept(_ buffer: PCMBuffer) throws(AVPipelineError) -> PCMBuffer? {
+        guard let kept = try startingAtTarget(buffer) else { return nil }
+        guard let end = endSample, let start = kept.presentationTime?.value else { return kept }
+        let valid = end - start
+        if valid <= 0 { return nil }
+        if valid < Int64(kept.frameCount) { kept.frame.pointer.pointee.nb_samples = Int32(valid) }  // the padding stays, unread
+        return kept
+    }
+
+    private func startingAtTarget(_ buffer: PCMBuffer) throws(AVPipelineError) -> PCMBuffer? {
         guard let target = exactTarget, let start = buffer.presentationTime?.value else { return buffer }
         let end = start + Int64(buffer.frameCount)
         if end <= target { return nil }

@@ -14,11 +14,16 @@ func decodeToBytes(_ path: String, _ request: AudioFormatRequest = .init(sampleF
     return (bytes, pcm.outputFormat, decoder.statistics)
 }
 
-/// What the ffmpeg CLI decodes from the first audio track of `path`, as s16le.
+/// What the ffmpeg CLI decodes from the first audio track of `path`, as s16le, ended where an
+/// MP4's edit list ends it (`Probe.presentedAudioSamples`; ffmpeg 5.1 leaves that to its user).
 func ffmpegS16(_ path: String) throws -> [UInt8] {
     let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", path, "-map", "0:a:0", "-f", "s16le", "-"])
     guard result.status == 0 else { throw TestFailure("ffmpeg could not decode \(path): \(result.stderrText)") }
-    return [UInt8](result.stdout)
+    let bytes = [UInt8](result.stdout)
+    guard let samples = try Probe.presentedAudioSamples(path), let probe = try? Probe.run(path),
+          let channels = probe.streams.first(where: { $0["codec_type"] as? String == "audio" })?["channels"] as? Int
+    else { return bytes }
+    return Array(bytes.prefix(samples * channels * 2))
 }
 
 /// An AAC file made by the ffmpeg CLI from sine tones (one frequency per channel).

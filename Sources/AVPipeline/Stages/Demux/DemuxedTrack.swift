@@ -123,7 +123,22 @@ public final class DemuxedAudioTrack: SampleSource {
         core = try DemuxedTrackCore(demuxer: demuxer, track: track)
         var format = EncodedAudioFormat(parameters: demuxer.parameters[track.index], timeBase: track.timeBase)
         format.metadata = track.metadata
+        format.presentationEnd = Self.presentationEnd(of: track, in: demuxer.info)
         outputFormat = format
+    }
+
+    /// The end an MP4/MOV declares to the sample: its edit list (which FFmpeg turns into the track's
+    /// start and duration) or, in files without one, the `iTunSMPB` sample count. Other containers
+    /// either trim by themselves (Ogg, Matroska's discard padding) or do not say; so does a fragmented
+    /// MP4 whose index lists no samples (its duration adds up the fragments, from wherever they start).
+    private static func presentationEnd(of track: TrackInfo, in info: MediaInfo) -> MediaTime? {
+        guard info.formatName.hasPrefix("mov,"), track.frameCount != nil, let rate = track.sampleRate else { return nil }
+        let start = track.startTime ?? MediaTime(value: 0, timeBase: track.timeBase)
+        let edited = track.duration.map { start + $0 }
+        // The tag describes the file's one audio track.
+        let tagged = info.audioTracks.count != 1 ? nil : info.metadata["iTunSMPB"].flatMap(GaplessInfo.init(iTunSMPB:))
+            .map { start.converted(to: Rational(1, Int32(rate))) + MediaTime(value: $0.validSamples, timeBase: Rational(1, Int32(rate))) }
+        return [edited, tagged].compactMap { $0 }.min()
     }
 
     public var info: TrackInfo { core.info }

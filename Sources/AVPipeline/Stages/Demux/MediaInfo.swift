@@ -38,6 +38,8 @@ public struct TrackInfo: Sendable {
     public let profile: String?
     public let timeBase: Rational
     public let duration: MediaTime?
+    /// Where the track's presentation starts, when known (0 for an MP4 whose edit list skips the priming).
+    public let startTime: MediaTime?
     public let bitRate: Int?
     public let language: String?
     /// The track's tags (language, handler name, title…), as FFmpeg names them.
@@ -97,6 +99,7 @@ extension TrackInfo {
         timeBase = Rational(stream.pointee.time_base)
         duration = stream.pointee.duration > 0
             ? MediaTime(ffmpeg: stream.pointee.duration, timeBase: timeBase) : nil
+        startTime = MediaTime(ffmpeg: stream.pointee.start_time, timeBase: timeBase)
         bitRate = p.declaredBitRate
         language = av_dict_get(stream.pointee.metadata, "language", nil, 0).map { String(cString: $0.pointee.value) }
         metadata = dictionaryEntries(stream.pointee.metadata)

@@ -8,6 +8,7 @@ final class MuxWriter {
     private struct Stats {
         var packets = 0
         var bytes = 0
+        var start: MediaTime?
         var end: MediaTime?
     }
 
@@ -52,6 +53,7 @@ final class MuxWriter {
         if let pts = MediaTime(ffmpeg: p.pointee.pts, timeBase: Rational(stream.pointee.time_base)) {
             let end = MediaTime(value: pts.value + max(p.pointee.duration, 0), timeBase: pts.timeBase)
             if stats[index].end.map({ end > $0 }) ?? true { stats[index].end = end }
+            if stats[index].start.map({ pts < $0 }) ?? true { stats[index].start = pts }
             if position.map({ end > $0 }) ?? true { position = end }
         }
         stats[index].packets += 1
@@ -71,6 +73,18 @@ final class MuxWriter {
         } catch {
             throw Self.describe(error, path: finalPath, track: nil)
         }
+    }
+
+    /// Priming, padding and length of track `index` as written: packets of `frameSize` samples, the
+    /// first one starting `priming` samples before 0, the last ending where the real audio does.
+    func gapless(ofTrack index: Int, frameSize: Int, sampleRate: Int) -> GaplessInfo? {
+        let samples = Rational(1, Int32(sampleRate))
+        guard frameSize > 0, let first = stats[index].start?.converted(to: samples),
+              let end = stats[index].end?.converted(to: samples), end.value > 0 else { return nil }
+        let priming = Int(max(0, -first.value))
+        let padding = stats[index].packets * frameSize - priming - Int(end.value)
+        guard priming > 0, padding >= 0 else { return nil }
+        return GaplessInfo(priming: priming, padding: padding, validSamples: end.value)
     }
 
     func summary(path: String, highWaterMark: Int) -> MuxSummary {

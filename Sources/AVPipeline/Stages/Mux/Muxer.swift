@@ -10,6 +10,12 @@ internal import CFFmpeg
 /// series of self-contained fragments written under the final name as they complete, so a process
 /// killed mid-write leaves a file playable up to its last completed fragment.
 ///
+/// Audio-only files are gapless: the movie timescale is the sample rate (FFmpeg's default,
+/// milliseconds, rounds the edit list's end), so the muxer's edit list skips exactly the
+/// encoder's priming (the first packet's negative time) and ends exactly where the last packet's
+/// duration says the audio does. A single AAC track also gets the `iTunSMPB` tag with the same
+/// numbers (`gapless`), which Apple's players read.
+///
 /// ```swift
 /// let muxer = try Muxer(path: "a.mp4")
 /// try muxer.addVideo(video)     // EncodedVideoPacket source (Annex B or length-prefixed)
@@ -55,6 +61,8 @@ public final class Muxer {
     private let file: AtomicOutputFile
     private var tracks: [MuxTrack] = []
     private var started = false
+    /// The priming and padding the finished file records (one AAC track, no video), after `run`.
+    public private(set) var gapless: GaplessInfo?
 
     /// Checks the output (folder exists and is writable, no file in the way) before any input is read.
     public init(path: String, options: Options = .init()) throws {
@@ -136,6 +144,7 @@ public final class Muxer {
             throw AVPipelineError.cancelled
         }
         try writer.finish()
+        try tagGapless(writer)
         try file.commit()
         return writer.summary(path: path, highWaterMark: queue.highWaterMark)
     }
@@ -167,7 +176,31 @@ public final class Muxer {
         try checkCancellation()
     }
 
+    /// The one audio track of an audio-only output, when the file can tell where its audio lies.
+    private var gaplessTrack: (index: Int, sampleRate: Int)? {
+        guard !tracks.contains(where: { $0.kind == .video }),
+              let index = tracks.firstIndex(where: { $0.kind == .audio }) else { return nil }
+        let rate = Int(tracks[index].parameters.pointer.pointee.sample_rate)
+        return rate > 0 ? (index, rate) : nil
+    }
+
+    /// Adds `iTunSMPB` to a finished single-AAC-track file whose first packet carries priming.
+    private func tagGapless(_ writer: MuxWriter) throws(AVPipelineError) {
+        guard container != .mov, !options.fragmented, tracks.count == 1, let (index, rate) = gaplessTrack,
+              tracks[index].codecID == AV_CODEC_ID_AAC,
+              let info = writer.gapless(ofTrack: index, frameSize: Int(tracks[index].parameters.pointer.pointee.frame_size),
+                                        sampleRate: rate) else { return }
+        try ITunesFreeformTag.insert(name: "iTunSMPB", value: info.iTunSMPB, intoFileAt: file.temporaryPath)
+        gapless = info
+    }
+
     private var muxerOptions: [String: String] {
+        var options = fileOptions
+        if let (_, rate) = gaplessTrack { options["movie_timescale"] = "\(rate)" }
+        return options
+    }
+
+    private var fileOptions: [String: String] {
         if options.fragmented {
             let microseconds = options.fragmentDuration.converted(to: Rational(1, 1_000_000)).value
             // flush_packets: hand each completed fragment to the OS at once (libavformat only does

@@ -5,27 +5,28 @@ public enum MP4Brand: String, Sendable {
     /// `.m4a` audio-only iTunes flavour (libavformat's `ipod` muxer).
     case m4a
 
-    var muxer: String { self == .mp4 ? "mp4" : "ipod" }
+    var container: MuxContainer { self == .mp4 ? .mp4 : .m4a }
 }
 
-/// Writes one encoded audio track into an MP4/M4A file with libavformat's muxer (the muxer writes
-/// the AudioSpecificConfig and the priming edit list). `faststart` puts the index (`moov`) before
-/// the media data so players can start before the whole file is read.
+/// Writes one encoded audio track into an MP4/M4A file: the `Muxer` with a single input, so the
+/// file is gapless (see `Muxer`). `faststart` puts the index (`moov`) before the media data so
+/// players can start before the whole file is read.
 public final class MP4Writer<Upstream: SampleSource, C: AudioCodecKind> where Upstream.Buffer == EncodedAudioPacket<C> {
-    private let upstream: Upstream
-    private let writer: SingleStreamFileWriter
+    private let muxer: Muxer
 
     public init(upstream: Upstream, path: String, brand: MP4Brand = .mp4, faststart: Bool = true,
                 overwrite: Bool = false) throws {
-        self.upstream = upstream
-        let format = upstream.outputFormat
-        writer = try SingleStreamFileWriter(path: path, muxer: brand.muxer, overwrite: overwrite,
-                                            parameters: format.parameters, timeBase: format.timeBase,
-                                            muxerOptions: faststart ? ["movflags": "+faststart"] : [:])
+        muxer = try Muxer(path: path, options: .init(container: brand.container, faststart: faststart, overwrite: overwrite))
+        try muxer.addAudio(upstream)
     }
+
+    /// What the finished file records about priming and padding (AAC), once `run` is done.
+    public var gapless: GaplessInfo? { muxer.gapless }
 
     @discardableResult
     public func run(progress: ((MediaTime) -> Void)? = nil) async throws -> WriteSummary {
-        try await drain(upstream, into: writer, progress: progress)
+        let summary = try await muxer.run(progress: progress)
+        return WriteSummary(path: summary.path, packets: summary.tracks[0].packets, bytes: summary.tracks[0].bytes,
+                            duration: summary.duration)
     }
 }
