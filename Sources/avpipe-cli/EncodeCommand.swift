@@ -45,6 +45,13 @@ struct Encode: AsyncParsableCommand {
     @Option(help: "Container, when the output's extension does not say it (adts, m4a, mp4).")
     var format: Container?
 
+    @Option(name: .customLong("metadata"), parsing: .singleValue,
+            help: ArgumentHelp("Set a tag of the M4A/MP4: key=value (title, artist, album, album_artist, track, disc, date, genre, comment…); repeatable, an empty value removes it.", valueName: "key=value"))
+    var metadata: [String] = []
+
+    @Flag(help: "Do not carry the input's tags and cover art into the output.")
+    var noMetadata = false
+
     @Option(help: "Sample frames per captured chunk.")
     var chunkFrames: Int = 1024
 
@@ -74,7 +81,18 @@ struct Encode: AsyncParsableCommand {
         if let channels, !(1...8).contains(channels) { throw ValidationError("--channels must be between 1 and 8 (got \(channels))") }
         if let audioTrack, audioTrack < 0 { throw ValidationError("--audio-track counts from 0 (got \(audioTrack))") }
         guard chunkFrames > 0 else { throw ValidationError("--chunk-frames must be positive (got \(chunkFrames))") }
+        for tag in metadata where !tag.contains("=") || tag.hasPrefix("=") {
+            throw ValidationError("--metadata takes key=value (got '\(tag)')")
+        }
         try OutputPaths.ensureDistinct(input: input, output: output)
+    }
+
+    /// The `--metadata` settings: key → value (an empty value removes the tag).
+    var tagSettings: [String: String] {
+        Dictionary(metadata.map { tag in
+            let equals = tag.firstIndex(of: "=")!
+            return (String(tag[..<equals]), String(tag[tag.index(after: equals)...]))
+        }, uniquingKeysWith: { $1 })
     }
 
     /// Whether the input must be read through demux → decode even when it is PCM.
@@ -88,9 +106,16 @@ struct Encode: AsyncParsableCommand {
         let sourceOptions = AudioFileSource.Options(track: audioTrack, start: start?.time, duration: duration?.time,
                                                     demuxer: inputOptions.demuxerOptions)
         let (selectsPart, capturing, channels) = (selectsPart, realtime || chunkFrames != 1024, channels)
+        let (settings, keepsInputTags) = (tagSettings, !noMetadata)
         try await CommandRunner.run(logging: logging) {
-            let job = EncodeJob(output: output, container: container, overwrite: overwrite, encoding: encoding, channels: channels)
+            var job = EncodeJob(output: output, container: container, overwrite: overwrite, encoding: encoding, channels: channels)
+            func carry(_ tags: [String: String], _ cover: CoverArt?) {
+                let kept = keepsInputTags ? DescriptiveTags.of(tags) : [:]
+                job.tags = kept.merging(settings) { $1 }.filter { !$0.value.isEmpty }
+                job.coverArt = keepsInputTags ? cover : nil
+            }
             if !selectsPart, let capture = try Self.capture(input, captureOptions) {
+                carry(capture.metadata, nil)
                 try await job.run(capture, duration: capture.duration)
                 reportTruncations(capture.truncation.map { [$0] } ?? [], input: input)
                 return
@@ -100,6 +125,7 @@ struct Encode: AsyncParsableCommand {
                                                     reason: "they apply to PCM WAV input only (read as a capture device would)")
             }
             let source = try AudioFileSource(path: input, options: sourceOptions)
+            carry(source.info.metadata, source.coverArt)
             try await job.run(source, duration: source.duration)
             reportTruncations(source.truncations, input: input)
             reportSkippedPackets(source.decoderStatistics)
@@ -123,6 +149,9 @@ struct EncodeJob: Sendable {
     let overwrite: Bool
     let encoding: AACEncoder<FileCapture>.Options
     let channels: Int?
+    /// Tags and cover picture for an M4A/MP4 (ADTS has no place for them).
+    var tags: [String: String] = [:]
+    var coverArt: CoverArt?
 
     func run<PCM: SampleSource>(_ pcm: PCM, duration: MediaTime?) async throws where PCM.Buffer == PCMBuffer {
         if let channels {
@@ -139,10 +168,13 @@ struct EncodeJob: Sendable {
         let summary: WriteSummary
         switch container {
         case .adts:
+            if !tags.isEmpty || coverArt != nil {
+                printNotice("\(output): ADTS has no place for tags or cover art; they are left out (an .m4a keeps them)")
+            }
             summary = try await ADTSWriter(upstream: encoder, path: output, overwrite: overwrite).run(progress: progress.update)
         case .m4a, .mp4:
-            summary = try await encoder.writeMP4(to: output, brand: container == .m4a ? .m4a : .mp4,
-                                                 overwrite: overwrite, progress: progress.update)
+            summary = try await encoder.writeMP4(to: output, brand: container == .m4a ? .m4a : .mp4, overwrite: overwrite,
+                                                 metadata: tags, coverArt: coverArt, progress: progress.update)
         }
         progress.finish(at: summary.duration)
     }

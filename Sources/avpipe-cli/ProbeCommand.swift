@@ -15,7 +15,8 @@ struct Probe: AsyncParsableCommand {
         swapped (coded_width/coded_height keep the stored size). rotation is clockwise in degrees.
         --json keys: format, format_long_name, duration (seconds), bitrate, tracks[] with index, \
         kind, codec, codec_tag, profile, sample_rate, channels, channel_layout, width, height, \
-        coded_width, coded_height, rotation, mirrored, frame_rate, bitrate, duration, language. \
+        coded_width, coded_height, rotation, mirrored, frame_rate, bitrate, duration, language; \
+        tags (the file's descriptive tags: title, artist, album, track, disc, date, genre, comment…). \
         Unknown or inapplicable values are null.
         """
     )
@@ -46,8 +47,14 @@ enum ProbeReport {
             ("format_long_name", .optional(info.formatLongName)),
             ("duration", .optional(info.duration?.seconds)),
             ("bitrate", .optional(info.bitRate)),
+            ("tags", .object(tags(info).map { ($0.key, .string($0.value)) })),
             ("tracks", .array(info.tracks.map(json))),
         ])
+    }
+
+    /// The descriptive tags, sorted by key.
+    static func tags(_ info: MediaInfo) -> [(key: String, value: String)] {
+        DescriptiveTags.of(info.metadata).sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
     }
 
     static func json(_ track: TrackInfo) -> JSONValue {
@@ -86,6 +93,8 @@ enum ProbeReport {
         header += ", duration \(info.duration.map { "\($0)" } ?? "unknown")"
         if let rate = info.bitRate { header += ", \(rate / 1000) kb/s" }
         var lines = [header]
+        let tags = tags(info)
+        if !tags.isEmpty { lines.append("  tags: " + tags.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")) }
         for track in info.tracks {
             var parts = ["\(track.codec)" + (track.profile.map { " (\($0))" } ?? "") + (track.codecTag.map { " [\($0)]" } ?? "")]
             switch track.kind {
@@ -98,7 +107,7 @@ enum ProbeReport {
                     parts.append(format.name + (colors.isEmpty ? "" : " (\(colors.joined(separator: ", ")))"))
                 }
                 if let width = track.width, let height = track.height { parts.append("\(width)x\(height)") }
-                if let rate = track.frameRate { parts.append("\(String(twoDecimals: decimal(rate))) fps") }
+                if let rate = track.frameRate, !track.isCoverArt { parts.append("\(String(twoDecimals: decimal(rate))) fps") }
                 if track.rotation != 0 || track.isMirrored {
                     parts.append("rotated \(track.rotation)°" + (track.isMirrored ? " and mirrored" : "")
                                  + " (stored \(track.codedWidth ?? 0)x\(track.codedHeight ?? 0))")

@@ -33,6 +33,13 @@ public enum ContainerOracles {
         return result.stdoutText
     }
 
+    /// `AtomicParsley FILE -t`: the iTunes tags as it reads them, one `Atom "…" contains: …` line each.
+    public static func atomicParsleyTags(_ path: String) throws -> String {
+        let result = try Subprocess.run("AtomicParsley", [path, "-t"])
+        guard result.status == 0 else { throw TestFailure("AtomicParsley -t rejected \(path): \(result.stderrText)") }
+        return result.stdoutText
+    }
+
     /// `mkvmerge --identify --identification-format json`: its track list (codec names, types).
     public static func mkvmergeTracks(_ path: String) throws -> [[String: Any]] {
         let result = try Subprocess.run("mkvmerge", ["--identify", "--identification-format", "json", path])

@@ -47,6 +47,18 @@ final class OutputContext {
         return stream
     }
 
+    /// A stream for an attached picture (`covr` in MP4/M4A): its one packet is written like any other.
+    func addCoverArt(_ art: CoverArt) throws(AVPipelineError) -> UnsafeMutablePointer<AVStream> {
+        let stream = try allocated(avformat_new_stream(pointer, nil))
+        stream.pointee.codecpar.pointee.codec_type = AVMEDIA_TYPE_VIDEO
+        stream.pointee.codecpar.pointee.codec_id = art.codecID
+        stream.pointee.codecpar.pointee.width = Int32(clamping: art.width)
+        stream.pointee.codecpar.pointee.height = Int32(clamping: art.height)
+        stream.pointee.disposition = AV_DISPOSITION_ATTACHED_PIC
+        stream.pointee.time_base = AVRational(num: 1, den: 90_000)
+        return stream
+    }
+
     /// Sets the file's tags (`stream` nil) or a stream's. The muxer writes the ones its container
     /// has a place for (and names itself as the file's encoder), as with `ffmpeg -c copy`.
     func setMetadata(_ tags: [String: String], of stream: UnsafeMutablePointer<AVStream>? = nil) throws(AVPipelineError) {

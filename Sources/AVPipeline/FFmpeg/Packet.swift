@@ -23,6 +23,13 @@ final class Packet {
 
     func unref() { av_packet_unref(pointer) }
 
+    /// A packet holding a copy of `bytes` (with the padding libavcodec wants after them).
+    convenience init(copying bytes: [UInt8]) throws(AVPipelineError) {
+        try self.init()
+        try check(av_new_packet(pointer, Int32(bytes.count)), "av_new_packet")
+        bytes.withUnsafeBufferPointer { _ = memcpy(pointer.pointee.data, $0.baseAddress!, bytes.count) }
+    }
+
     var size: Int { Int(pointer.pointee.size) }
     var streamIndex: Int { Int(pointer.pointee.stream_index) }
 }

@@ -21,8 +21,10 @@ extension SampleSource {
     /// Writes this encoded audio stream to a gapless MP4/M4A file (`MP4Writer`, faststart).
     @discardableResult
     public func writeMP4<C: AudioCodecKind>(to path: String, brand: MP4Brand = .mp4, overwrite: Bool = false,
+                                            metadata: [String: String] = [:], coverArt: CoverArt? = nil,
                                             progress: ((MediaTime) -> Void)? = nil) async throws -> WriteSummary
     where Buffer == EncodedAudioPacket<C> {
-        try await MP4Writer(upstream: self, path: path, brand: brand, overwrite: overwrite).run(progress: progress)
+        try await MP4Writer(upstream: self, path: path, brand: brand, overwrite: overwrite, metadata: metadata, coverArt: coverArt)
+            .run(progress: progress)
     }
 }

@@ -1,9 +1,13 @@
+internal import CFFmpeg
+
 /// PCM from the audio track of any file FFmpeg reads (MP3, FLAC, Opus, Vorbis, ALAC, AC-3, AAC,
 /// a movie's sound…): demux → decode, optionally from an exact start for an exact duration.
 ///
 /// The same chain composes by hand from `Demuxer`, `decodeAudio()` and `ending(at:)`; this is the
 /// convenience for "give me the audio of that file", the input side of an encode. PCM comes out
-/// in the decoder's format (convert with `resampled(to:)`; `AACEncoder` converts by itself).
+/// in the decoder's format (convert with `resampled(to:)`; `AACEncoder` converts by itself), stamped
+/// from 0 at the first sample delivered, as a capture's is: the file's own clock may start elsewhere
+/// (an MP3 after its decoder delay, an MPEG-TS anywhere), and an encode starts its file at 0.
 public final class AudioFileSource: SampleSource {
     public typealias Buffer = PCMBuffer
 
@@ -31,6 +35,8 @@ public final class AudioFileSource: SampleSource {
     private let demuxer: Demuxer
     private let decoder: AudioDecoder<DemuxedAudioTrack, AnyAudioCodec>
     private let source: any SampleSource<PCMBuffer>
+    /// The file-timeline time of the first sample delivered, taken off every buffer's.
+    private var origin: Int64?
 
     public init(path: String, options: Options = .init()) throws {
         demuxer = try Demuxer(path: path, options: options.demuxer)
@@ -51,7 +57,18 @@ public final class AudioFileSource: SampleSource {
         duration = seconds.map { MediaTime(value: Int64(($0 * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000)) }
     }
 
-    public func next() async throws -> PCMBuffer? { try await source.next() }
+    public func next() async throws -> PCMBuffer? {
+        guard let buffer = try await source.next() else { return nil }
+        let pts = buffer.frame.pointer.pointee.pts
+        guard pts != avp_nopts_value() else { return buffer }
+        let start = origin ?? pts
+        origin = start
+        buffer.frame.pointer.pointee.pts = pts - start
+        return buffer
+    }
+
+    /// The file's embedded cover picture, if any (tags are in `info.metadata`).
+    public var coverArt: CoverArt? { demuxer.coverArt }
 
     /// What the decoder skipped (damaged packets), so far.
     public var decoderStatistics: AudioDecoderStatistics { decoder.statistics }

@@ -28,6 +28,8 @@ public final class FileCapture: SampleSource {
 
     public let path: String
     public let outputFormat: AudioFormat
+    /// The file's tags (a WAV's LIST/INFO chunk: title, artist…), as FFmpeg names them.
+    public let metadata: [String: String]
     /// Total length when the file declares it.
     public let duration: MediaTime?
     /// Set at the end when the file held less audio than it declares (never in strict mode).
@@ -56,6 +58,7 @@ public final class FileCapture: SampleSource {
         self.path = path
         self.options = options
         input = try InputContext(path: path, policy: options.inputPolicy)
+        metadata = dictionaryEntries(input.pointer.pointee.metadata)
         guard let index = input.bestStream(AVMEDIA_TYPE_AUDIO) else { throw AVPipelineError.noAudioStream(path: path) }
         streamIndex = index
         let stream = input.stream(index)

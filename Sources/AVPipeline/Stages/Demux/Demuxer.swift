@@ -43,6 +43,8 @@ public final class Demuxer: Sendable {
 
     public let info: MediaInfo
     public let options: Options
+    /// The file's embedded cover picture (its first attached picture), if any.
+    public let coverArt: CoverArt?
     /// Where the bytes come from; each consumed track opens it again (when it can seek).
     let source: InputSource
     /// The probing context, kept for all tracks, when the input cannot seek (a pipe).
@@ -78,6 +80,7 @@ public final class Demuxer: Sendable {
         // The probing context only describes the file; each consumed track gets its own context.
         let context = try InputContext(source: source, policy: options.inputPolicy, interrupt: interrupt)
         info = MediaInfo(context: context)
+        coverArt = (0..<context.streamCount).lazy.compactMap { CoverArt(stream: context.stream($0)) }.first
         parameters = try (0..<context.streamCount).map { index throws(AVPipelineError) in
             try CodecParameters(copying: context.stream(index).pointee.codecpar)
         }

@@ -20,7 +20,7 @@ final class MuxWriter {
     private(set) var position: MediaTime?
 
     init(path: String, finalPath: String, container: MuxContainer, tracks: [MuxTrack],
-         metadata: [String: String], muxerOptions: [String: String]) throws(AVPipelineError) {
+         metadata: [String: String], coverArt: CoverArt?, muxerOptions: [String: String]) throws(AVPipelineError) {
         self.finalPath = finalPath
         self.tracks = tracks
         context = try OutputContext(formatName: container.muxerName, path: path)
@@ -37,8 +37,17 @@ final class MuxWriter {
         }
         self.streams = streams
         stats = Array(repeating: Stats(), count: tracks.count)
+        // After the tracks, so that track i stays stream i.
+        let coverStream = try coverArt.map { art throws(AVPipelineError) in try context.addCoverArt(art) }
         do {
             try context.writeHeader(options: muxerOptions)
+            if let coverArt, let coverStream {
+                // The muxer keeps the picture and writes it into the index at the end.
+                let picture = try Packet(copying: coverArt.bytes)
+                picture.pointer.pointee.stream_index = coverStream.pointee.index
+                picture.pointer.pointee.flags |= avp_pkt_flag_key()
+                try check(av_write_frame(context.pointer, picture.pointer), "av_write_frame (cover art)")
+            }
         } catch {
             throw Self.describe(error, path: finalPath, track: nil)
         }

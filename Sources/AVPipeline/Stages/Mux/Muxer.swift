@@ -40,10 +40,13 @@ public final class Muxer {
         /// Give each output track its input's tags (language, handler name…); the display matrix
         /// (rotation, mirroring) is always kept, since it is how the picture is meant to be shown.
         public var keepsTrackMetadata: Bool
+        /// A cover picture for the file (MP4/M4A `covr`), e.g. an input's `Demuxer.coverArt`.
+        public var coverArt: CoverArt?
 
         public init(container: MuxContainer? = nil, faststart: Bool = true, fragmented: Bool = false,
                     fragmentDuration: MediaTime = .seconds(1), overwrite: Bool = false, realtime: Bool = false,
-                    metadata: [String: String] = [:], keepsTrackMetadata: Bool = true) {
+                    metadata: [String: String] = [:], keepsTrackMetadata: Bool = true, coverArt: CoverArt? = nil) {
+            self.coverArt = coverArt
             self.realtime = realtime
             self.metadata = metadata
             self.keepsTrackMetadata = keepsTrackMetadata
@@ -133,7 +136,8 @@ public final class Muxer {
         }
 
         let writer = try MuxWriter(path: file.temporaryPath, finalPath: path, container: container,
-                                   tracks: tracks, metadata: options.metadata, muxerOptions: muxerOptions)
+                                   tracks: tracks, metadata: options.metadata, coverArt: container == .mov || options.coverArt?.bytes.isEmpty != false ? nil : options.coverArt,
+                                   muxerOptions: muxerOptions)
         do {
             try await interleave(&queue, into: writer, progress: progress)
         } catch AVPipelineError.cancelled where options.fragmented {

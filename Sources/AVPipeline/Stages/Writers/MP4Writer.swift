@@ -14,9 +14,12 @@ public enum MP4Brand: String, Sendable {
 public final class MP4Writer<Upstream: SampleSource, C: AudioCodecKind> where Upstream.Buffer == EncodedAudioPacket<C> {
     private let muxer: Muxer
 
+    /// `metadata`: the file's tags (FFmpeg's names: title, artist, album, track, disc, date, genre,
+    /// comment…); `coverArt`: the picture for its `covr` tag.
     public init(upstream: Upstream, path: String, brand: MP4Brand = .mp4, faststart: Bool = true,
-                overwrite: Bool = false) throws {
-        muxer = try Muxer(path: path, options: .init(container: brand.container, faststart: faststart, overwrite: overwrite))
+                overwrite: Bool = false, metadata: [String: String] = [:], coverArt: CoverArt? = nil) throws {
+        muxer = try Muxer(path: path, options: .init(container: brand.container, faststart: faststart, overwrite: overwrite,
+                                                     metadata: metadata, coverArt: coverArt))
         try muxer.addAudio(upstream)
     }
 
