@@ -164,6 +164,10 @@ struct EncodeJob: Sendable {
 
     private func encode<PCM: SampleSource>(_ pcm: PCM, duration: MediaTime?) async throws where PCM.Buffer == PCMBuffer {
         let encoder = try pcm.encodeAAC(.init(bitrate: encoding.bitrate, sampleRate: encoding.sampleRate))
+        let format = encoder.encoderInputFormat
+        if let requested = encoding.bitrate, encoder.bitrate < requested {
+            printWarning("\(requested / 1000) kb/s is more than AAC-LC carries for \(format.channelCount) channel(s) at \(format.sampleRate) Hz; using \(encoder.bitrate / 1000) kb/s")
+        }
         let progress = ProgressLine(total: duration)
         let summary: WriteSummary
         switch container {
@@ -177,5 +181,15 @@ struct EncodeJob: Sendable {
                                                  metadata: tags, coverArt: coverArt, progress: progress.update)
         }
         progress.finish(at: summary.duration)
+        if let requested = encoding.bitrate { Self.reportOvershoot(requested: requested, summary) }
+    }
+
+    /// FFmpeg's encoder has a floor (about 34 kb/s for stereo, whatever less is asked): say what
+    /// was written when it is well above the request.
+    static func reportOvershoot(requested: Int, _ summary: WriteSummary) {
+        guard let seconds = summary.duration?.seconds, seconds >= 1 else { return }
+        let written = Int((Double(summary.bytes) * 8 / seconds).rounded())
+        guard Double(written) > Double(requested) * 1.15 else { return }
+        printWarning("asked for \(requested / 1000) kb/s, FFmpeg's AAC encoder wrote \(written / 1000) kb/s (its lowest rate for this stream)")
     }
 }

@@ -56,11 +56,17 @@ import TestSupport
         #expect(try Probe.run(folder.file("out.aac")).int("sample_rate") == 96_000)
     }
 
-    @Test func defaultBitrateFitsSmallStreamsAndExplicitOnesAreChecked() throws {
+    /// 8 kHz mono carries at most 48 kb/s: the default and larger requests are lowered to that (as
+    /// ffmpeg does), smaller ones kept; only a rate that is not positive is refused.
+    @Test func bitrateIsClampedToWhatAACCarries() throws {
         let folder = TemporaryDirectory()
         let wav = try MediaFactory.tone(folder.file("in.wav"), seconds: 0.2, sampleRate: 8_000, channels: 1)
         #expect(try FileCapture(path: wav).encodeAAC().outputFormat.bitRate == 48_000)
-        for bad in [0, -1, 7_999, 48_001, 1_000_000_000] {
+        for (requested, used) in [(48_001, 48_000), (1_000_000_000, 48_000), (7_999, 7_999), (32_000, 32_000)] {
+            let encoder = try FileCapture(path: wav).encodeAAC(.init(bitrate: requested))
+            #expect(encoder.bitrate == used && encoder.outputFormat.bitRate == used, "\(requested) → \(encoder.bitrate)")
+        }
+        for bad in [0, -1] {
             #expect { try FileCapture(path: wav).encodeAAC(.init(bitrate: bad)) } throws: { error in
                 if case AVPipelineError.invalidOption(name: "bitrate", _, _) = error { return true }
                 return false

@@ -100,4 +100,27 @@ import TestSupport
         #expect(realtime.status == 64 && realtime.stderrText.contains("PCM WAV input only"), "\(realtime.stderrText)")
         #expect(!fileExists(folder.file("y.m4a")))
     }
+
+    /// A rate above what AAC-LC carries is lowered with a warning naming the rate used; one below
+    /// FFmpeg's floor is encoded at the floor, with a warning giving the rate written (as measured
+    /// from the file by ffprobe).
+    @Test func bitRatesOutOfReachAreReported() throws {
+        let folder = TemporaryDirectory()
+        let narrow = folder.file("8k.wav"), wide = folder.file("music.wav")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=8000:duration=3", narrow])
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "anoisesrc=color=pink:duration=5:amplitude=0.3",
+                                 "-ac", "2", "-ar", "44100", wide])
+        let clamped = try avpipe(["encode", "--in", narrow, "--out", folder.file("8k.m4a"), "--bitrate", "64k"])
+        #expect(clamped.status == 0 && clamped.stderrText.contains("using 48 kb/s"), "\(clamped.stderrText)")
+        let declared = try Probe.run(folder.file("8k.m4a")).int("bit_rate") ?? 0
+        #expect(declared <= 48_000 * 115 / 100, "\(declared) b/s")
+
+        let floor = try avpipe(["encode", "--in", wide, "--out", folder.file("low.m4a"), "--bitrate", "8k"])
+        #expect(floor.status == 0, "\(floor.stderrText)")
+        let probe = try Probe.run(folder.file("low.m4a"))
+        let measured = (probe.int("bit_rate") ?? 0) / 1000
+        let reported = floor.stderrText.split(separator: " ").firstIndex(of: "wrote").map { floor.stderrText.split(separator: " ")[$0 + 1] }
+        #expect(measured > 9, "FFmpeg's floor is above the request: \(measured) kb/s")
+        #expect(reported.flatMap { Int($0) }.map { abs($0 - measured) <= 2 } == true, "warning: \(floor.stderrText), ffprobe: \(measured) kb/s")
+    }
 }

@@ -10,8 +10,9 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
     public typealias Buffer = EncodedAudioPacket<AAC>
 
     public struct Options: Sendable {
-        /// Target bit rate in bits per second (all channels together). nil: 96 kb/s, or the most
-        /// AAC-LC can carry when the stream is too small for that (8 kHz mono carries 48 kb/s).
+        /// Target bit rate in bits per second (all channels together). nil: 96 kb/s. Either way it is
+        /// lowered to the most AAC-LC can carry for the stream (8 kHz mono carries 48 kb/s), as
+        /// ffmpeg does; `bitrate` says what the encoder was set to.
         public var bitrate: Int? = nil
         /// Output sample rate; nil keeps the input's rate when AAC supports it, else the nearest rate it does.
         public var sampleRate: Int? = nil
@@ -25,6 +26,8 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
     public let outputFormat: EncodedAudioFormat
     /// The PCM format the encoder consumes after conversion (planar float).
     public let encoderInputFormat: AudioFormat
+    /// The bit rate the encoder was set to: the one asked for, or the most AAC-LC carries when less.
+    public let bitrate: Int
 
     private let upstream: Upstream
     private let encoder: CodecContext
@@ -46,6 +49,7 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
         let rate = try Self.chooseSampleRate(requested: options.sampleRate, input: input.sampleRate, codec: codec)
         let layout = try Self.chooseLayout(input.channelLayout, codec: codec)
         let bitrate = try Self.bitrate(options.bitrate, sampleRate: rate, channels: layout.channelCount)
+        self.bitrate = bitrate
         encoderInputFormat = AudioFormat(sampleFormat: .fltp, sampleRate: rate, channelLayout: layout)
 
         encoder = try CodecContext(codec: codec)
@@ -171,15 +175,16 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
 
     public static var defaultBitrate: Int { 96_000 }
 
-    /// AAC-LC carries at most 6144 bits per channel per 1024-frame packet: an explicit request
-    /// beyond that is an error, the default is lowered to fit.
+    /// The most AAC-LC carries: 6144 bits per channel per 1024-frame packet.
+    public static func maximumBitrate(sampleRate: Int, channels: Int) -> Int { 6 * sampleRate * channels }
+
+    /// The request, lowered to what AAC-LC carries (FFmpeg's encoder would clamp it too).
     private static func bitrate(_ requested: Int?, sampleRate: Int, channels: Int) throws -> Int {
-        let maximum = 6 * sampleRate * channels
+        let maximum = maximumBitrate(sampleRate: sampleRate, channels: channels)
         guard let bitrate = requested else { return Swift.min(defaultBitrate, maximum) }
-        guard bitrate >= 8_000, bitrate <= maximum else {
-            throw AVPipelineError.invalidOption(name: "bitrate", value: "\(bitrate)",
-                                                reason: "must be between 8000 and \(maximum) for \(channels) channel(s) at \(sampleRate) Hz")
+        guard bitrate > 0 else {
+            throw AVPipelineError.invalidOption(name: "bitrate", value: "\(bitrate)", reason: "must be positive")
         }
-        return bitrate
+        return Swift.min(bitrate, maximum)
     }
 }
