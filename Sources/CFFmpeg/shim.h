@@ -12,6 +12,9 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/display.h>
 #include <libavutil/error.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 #include <libavutil/log.h>
 #include <libavutil/mathematics.h>
 #include <libavutil/opt.h>
@@ -26,6 +29,9 @@ static inline int avp_error_enomem(void) { return AVERROR(ENOMEM); }
 static inline int avp_error_einval(void) { return AVERROR(EINVAL); }
 static inline int avp_error_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int avp_error_exit(void) { return AVERROR_EXIT; }
+static inline int avp_error_experimental(void) { return AVERROR_EXPERIMENTAL; }
+static inline int avp_error_patchwelcome(void) { return AVERROR_PATCHWELCOME; }
+static inline int avp_error_enosys(void) { return AVERROR(ENOSYS); }
 static inline int avp_errno_of(int averror) { return AVUNERROR(averror); }
 static inline int64_t avp_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline AVRational avp_time_base_q(void) { return AV_TIME_BASE_Q; }
@@ -143,6 +149,44 @@ static inline int avp_frame_attach_audio_buffer(AVFrame *frame, AVBufferRef *buf
     frame->buf[0] = buffer;
     frame->extended_data = frame->data;
     return 0;
+}
+
+
+// FFmpeg says why a call failed mostly in its log. While capture is on, the calling thread keeps
+// the last error-level message (without the "[muxer @ 0x…]" prefix), so avpipe can put FFmpeg's
+// reason in its typed error; every message still goes on to FFmpeg's default callback.
+struct avp_log_capture { int on; char last_error[512]; };
+
+/// This thread's capture state (a function-local static: header-level statics are not emitted for Swift).
+static inline struct avp_log_capture *avp_log_capture_state(void) {
+    static _Thread_local struct avp_log_capture state;
+    return &state;
+}
+
+static inline void avp_log_callback(void *context, int level, const char *format, va_list arguments) {
+    struct avp_log_capture *capture = avp_log_capture_state();
+    if (capture->on && level <= AV_LOG_ERROR) {
+        char message[sizeof capture->last_error];
+        va_list copy;
+        va_copy(copy, arguments);
+        vsnprintf(message, sizeof message, format, copy);
+        va_end(copy);
+        size_t length = strlen(message);
+        while (length > 0 && (message[length - 1] == '\n' || message[length - 1] == ' ')) message[--length] = 0;
+        if (length > 0) memcpy(capture->last_error, message, length + 1);
+    }
+    av_log_default_callback(context, level, format, arguments);
+}
+
+static inline void avp_log_install_callback(void) { av_log_set_callback(avp_log_callback); }
+static inline void avp_log_capture_begin(void) {
+    avp_log_capture_state()->on = 1;
+    avp_log_capture_state()->last_error[0] = 0;
+}
+/// Ends the capture; the last error message logged since it began ("" if none).
+static inline const char *avp_log_capture_end(void) {
+    avp_log_capture_state()->on = 0;
+    return avp_log_capture_state()->last_error;
 }
 
 #endif

@@ -1,9 +1,29 @@
 internal import CFFmpeg
 
-/// How much FFmpeg itself prints to stderr. Libraries should not chat: the CLI keeps it at
-/// `.error` unless asked to be verbose.
+/// How much FFmpeg itself prints to stderr. Libraries should not chat: the CLI keeps it quiet
+/// unless asked to be verbose.
+///
+/// FFmpeg often says *why* a call failed only in its log (which codec a container has no tag for,
+/// which combination is experimental) and returns a bare EINVAL. `explaining(_:)` keeps the last
+/// error-level message logged on the calling thread while a call runs, whatever the print level,
+/// so the typed error can carry FFmpeg's reason.
 public enum FFmpegLog {
     public enum Level: Int32, Sendable { case quiet = -8, error = 16, warning = 24, info = 32, debug = 48 }
 
-    public static func setLevel(_ level: Level) { av_log_set_level(level.rawValue) }
+    public static func setLevel(_ level: Level) {
+        installCallback
+        av_log_set_level(level.rawValue)
+    }
+
+    /// Runs `body`; returns its outcome and the last error FFmpeg logged meanwhile on this thread.
+    static func explaining<R>(_ body: () throws(AVPipelineError) -> R) -> (result: Result<R, AVPipelineError>, reason: String?) {
+        installCallback
+        avp_log_capture_begin()
+        let result: Result<R, AVPipelineError>
+        do { result = .success(try body()) } catch { result = .failure(error) }
+        let reason = String(cString: avp_log_capture_end())
+        return (result, reason.isEmpty ? nil : reason)
+    }
+
+    private static let installCallback: Void = avp_log_install_callback()
 }

@@ -72,9 +72,26 @@ final class OutputContext {
     }
 
     func writeHeader(options: [String: String] = [:]) throws(AVPipelineError) {
-        try withDictionary(options) { dictionary throws(AVPipelineError) in
-            try check(avformat_write_header(pointer, dictionary), "avformat_write_header")
+        let (result, reason) = FFmpegLog.explaining { () throws(AVPipelineError) in
+            try withDictionary(options) { dictionary throws(AVPipelineError) in
+                try check(avformat_write_header(pointer, dictionary), "avformat_write_header")
+            }
         }
+        if case .failure(let error) = result { throw refusal(error, reason: reason) }
+    }
+
+    /// A muxer that cannot take its streams (a codec the container has no tag for, a combination
+    /// FFmpeg calls experimental, a profile the format cannot signal) answers EINVAL, EXPERIMENTAL,
+    /// PATCHWELCOME or ENOSYS and says why only in its log: that is an unsupported format (exit 69)
+    /// with FFmpeg's reason, not an internal failure.
+    private func refusal(_ error: AVPipelineError, reason: String?) -> AVPipelineError {
+        let refusals = [avp_error_einval(), avp_error_experimental(), avp_error_patchwelcome(), avp_error_enosys()]
+        guard case .ffmpeg(_, let code, _) = error, refusals.contains(code), var reason else { return error }
+        // FFmpeg's advice is for its own command line.
+        if let advice = reason.firstRange(of: ", add '-strict") { reason = String(reason[..<advice.lowerBound]) }
+        let muxer = String(cString: pointer.pointee.oformat.pointee.name)
+        let experimental = code == avp_error_experimental() ? " (FFmpeg's experimental mode, which avpipe does not enable)" : ""
+        return .unsupportedFormat("the \(muxer) muxer cannot write these streams: \(reason)\(experimental)")
     }
 
     /// Writes one packet directly (single-stream outputs need no interleaving queue).

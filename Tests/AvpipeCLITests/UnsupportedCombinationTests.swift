@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A codec the target container cannot hold (or holds only in FFmpeg's experimental mode) is exit
+/// 69 with FFmpeg's own reason in the message, never 70 ("internal failure"), and nothing is left.
+@Suite struct UnsupportedCombinationTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let make: @Sendable (TemporaryDirectory) throws -> [String]
+        let reason: String
+        var testDescription: String { name }
+    }
+
+    static func flac(_ folder: TemporaryDirectory) throws -> String {
+        let path = folder.file("in.flac")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "flac", path])
+        return path
+    }
+
+    static func vp9(_ folder: TemporaryDirectory) throws -> String {
+        let path = folder.file("in.webm")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:duration=1", "-c:v", "libvpx-vp9", path])
+        return path
+    }
+
+    static let cases: [Case] = [
+        Case(name: "remux FLAC → .mp4", make: { ["remux", try flac($0), $0.file("out.mp4")] }, reason: "flac in MP4 support is experimental"),
+        Case(name: "mux FLAC → .mp4", make: { ["mux", "--audio", try flac($0), "--out", $0.file("out.mp4")] }, reason: "experimental"),
+        Case(name: "remux VP9 → .mov", make: { ["remux", try vp9($0), $0.file("out.mov")] }, reason: "vp9 only supported in MP4"),
+    ]
+
+    @Test(arguments: cases)
+    func refusedWithFFmpegsReason(_ c: Case) throws {
+        let folder = TemporaryDirectory()
+        let arguments = try c.make(folder)
+        let before = FolderSnapshot(folder.path)
+        let result = try avpipe(arguments)
+        #expect(result.status == 69, "\(result.status): \(result.stderrText)")
+        #expect(result.stderrText.contains(c.reason), "\(result.stderrText)")
+        #expect(FolderSnapshot(folder.path) == before, "nothing left behind")
+    }
+}
