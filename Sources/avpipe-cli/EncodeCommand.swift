@@ -116,7 +116,7 @@ struct Encode: AsyncParsableCommand {
             }
             if !selectsPart, let capture = try Self.capture(input, captureOptions) {
                 carry(capture.metadata, nil)
-                try await job.run(capture, duration: capture.duration)
+                try await job.run(capture, duration: capture.duration, overlapped: !capturing)
                 reportTruncations(capture.truncation.map { [$0] } ?? [], input: input)
                 return
             }
@@ -126,7 +126,7 @@ struct Encode: AsyncParsableCommand {
             }
             let source = try AudioFileSource(path: input, options: sourceOptions)
             carry(source.info.metadata, source.coverArt)
-            try await job.run(source, duration: source.duration)
+            try await job.run(source, duration: source.duration, overlapped: true)
             reportTruncations(source.truncations, input: input)
             reportSkippedPackets(source.decoderStatistics)
         }
@@ -153,10 +153,17 @@ struct EncodeJob: Sendable {
     var tags: [String: String] = [:]
     var coverArt: CoverArt?
 
-    func run<PCM: SampleSource>(_ pcm: PCM, duration: MediaTime?) async throws where PCM.Buffer == PCMBuffer {
-        if let channels {
-            // libswresample's default matrix downmixes (5.1 → stereo) or spreads the channels.
-            try await encode(pcm.resampled(to: AudioFormatRequest(channelLayout: .default(channelCount: channels))), duration: duration)
+    /// `overlapped`: read, decode and convert to the encoder's planar float on the other core,
+    /// a bounded number of buffers ahead, while FFmpeg's single-threaded AAC encoder (nearly all the
+    /// work) runs here. Off for a paced capture, which imitates a device.
+    func run<PCM: SampleSource>(_ pcm: PCM, duration: MediaTime?, overlapped: Bool) async throws where PCM.Buffer == PCMBuffer {
+        // libswresample's default matrix downmixes (5.1 → stereo) or spreads the channels.
+        let request = AudioFormatRequest(sampleFormat: overlapped ? .fltp : nil, sampleRate: overlapped ? encoding.sampleRate : nil,
+                                         channelLayout: channels.map { .default(channelCount: $0) })
+        if overlapped {
+            try await encode(pcm.resampled(to: request).prefetched(), duration: duration)
+        } else if channels != nil {
+            try await encode(pcm.resampled(to: request), duration: duration)
         } else {
             try await encode(pcm, duration: duration)
         }

@@ -70,8 +70,8 @@ import TestSupport
         process.standardOutput = FileHandle.nullDevice
         try process.run()
 
-        // Signal once the run is under way: a temporary output exists (or, fragmented, the kept
-        // file holds its first complete fragment).
+        // Signal once the run is under way: its unnamed (or hidden temporary) output is open (or,
+        // fragmented, the kept file holds its first complete fragment).
         var started = false
         for _ in 0..<1_000 where process.isRunning && !started {
             usleep(10_000)
@@ -81,7 +81,7 @@ import TestSupport
             } else if let kept = job.kept {
                 started = MuxCommandTests.completeBoxes(folder.file(kept)).contains("mdat")
             } else {
-                started = folder.contents().contains { $0.hasPrefix(".") }
+                started = isWritingOutput(pid: process.processIdentifier, in: folder.path)
             }
         }
         try #require(started && process.isRunning, "the run ended (or never started) before the signal: \(folder.contents())")
@@ -145,7 +145,7 @@ import TestSupport
         var temporary = false
         for _ in 0..<500 where encoding && !temporary {
             usleep(10_000)
-            temporary = folder.contents().contains { $0.hasPrefix(".o.aac") }
+            temporary = isWritingOutput(pid: process.processIdentifier, in: folder.path)
         }
         if encoding { try #require(temporary, "the encode never started its output: \(folder.contents())") }
         usleep(300_000)  // by now the 2 s are consumed and the read is blocked

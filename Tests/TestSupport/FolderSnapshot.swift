@@ -29,3 +29,21 @@ public func readWholeFile(_ path: String) -> Data? {
     defer { try? handle.close() }
     return handle.readDataToEndOfFile()
 }
+
+/// Whether process `pid` is writing an output in `folder` that has no name yet: an unnamed file
+/// (O_TMPFILE, which /proc shows as `folder/#inode (deleted)`) or a hidden temporary file.
+public func isWritingOutput(pid: Int32, in folder: String) -> Bool {
+    // As /proc spells it: no doubled slashes, no symbolic links.
+    var real = folder
+    if let resolved = realpath(folder, nil) {
+        real = String(cString: resolved)
+        free(resolved)
+    }
+    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+    for descriptor in descriptors {
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)") else { continue }
+        if target.hasPrefix(real + "/#") && target.hasSuffix("(deleted)") { return true }
+    }
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return names.contains { $0.hasPrefix(".") && $0.contains(".avpipe-") }
+}

@@ -1,8 +1,12 @@
 /// An output that appears under its final name only when complete.
 ///
-/// Writing goes to a hidden temporary file in the same folder (so the final rename is atomic);
-/// `commit()` moves it into place. If the owner is dropped without committing — an error, a
-/// cancellation — the temporary file is removed, so a failed run leaves nothing behind.
+/// On Linux, writing goes to an unnamed file in the target folder (`O_TMPFILE`, reached by FFmpeg as
+/// `/proc/self/fd/N`) that `commit()` links into place, so even a process killed outright leaves
+/// nothing. Where the filesystem has no unnamed files (or elsewhere), writing goes to a hidden
+/// temporary file in the same folder, named with the process id, and renamed into place; such files
+/// left by dead processes are removed by the next output made in that folder. If the owner is
+/// dropped without committing — an error, a cancellation — the temporary file is removed, so a
+/// failed run leaves nothing behind.
 ///
 /// `inPlace` is for crash-safe recordings (fragmented MP4): the file is written under its final
 /// name from the start, so a process killed outright leaves it where the user looks; an error or a
@@ -12,6 +16,8 @@ final class AtomicOutputFile {
     let temporaryPath: String
     private let overwrite: Bool
     private var committed = false
+    /// The unnamed file's descriptor (`temporaryPath` is its /proc name), when there is one.
+    private let unnamed: Int32?
 
     init(path: String, overwrite: Bool, inPlace: Bool = false) throws(AVPipelineError) {
         finalPath = path
@@ -33,10 +39,20 @@ final class AtomicOutputFile {
             }
             close(fd)
             temporaryPath = path
+            unnamed = nil
             return
         }
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        var template = Array("\(folder)/.\(name).avpipe-XXXXXX".utf8CString)
+        StaleTemporaryFiles.remove(in: folder)
+        if let fd = Self.openUnnamed(in: folder) {
+            temporaryPath = "/proc/self/fd/\(fd)"
+            unnamed = fd
+            // Registered so that a commit after `TemporaryOutputs.removeAll()` is refused.
+            do { try TemporaryOutputs.register(temporaryPath) } catch { close(fd); throw error }
+            return
+        }
+        unnamed = nil
+        var template = Array("\(folder)/.\(name)\(StaleTemporaryFiles.marker(pid: getpid()))XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .outputNotWritable(path: path, reason: errnoText()) }
         close(fd)
@@ -51,16 +67,40 @@ final class AtomicOutputFile {
     }
 
     deinit {
-        if !committed {
+        if let unnamed {
+            close(unnamed)
+            if !committed { TemporaryOutputs.unregister(temporaryPath) }
+        } else if !committed {
             unlink(temporaryPath)
             TemporaryOutputs.unregister(temporaryPath)
         }
+    }
+
+    /// An unnamed file in `folder` that /proc can reach, or nil where either is missing.
+    private static func openUnnamed(in folder: String) -> Int32? {
+        #if os(Linux)
+        let oTmpfile: Int32 = 0o20000000 | O_DIRECTORY  // O_TMPFILE (not importable: a compound macro)
+        let fd = open(folder, oTmpfile | O_RDWR, 0o666)
+        guard fd >= 0 else { return nil }
+        guard access("/proc/self/fd/\(fd)", W_OK) == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+        #else
+        return nil
+        #endif
     }
 
     /// Moves the finished temporary file to its final name. Without `overwrite`, a file that
     /// appeared at the final path meanwhile is never replaced (`link` fails on an existing name).
     func commit() throws(AVPipelineError) {
         if temporaryPath == finalPath {
+            committed = true
+            return
+        }
+        if unnamed != nil {
+            try TemporaryOutputs.committing(temporaryPath) { () throws(AVPipelineError) in try linkUnnamed() }
             committed = true
             return
         }
@@ -82,6 +122,30 @@ final class AtomicOutputFile {
             }
         }
         committed = true
+    }
+
+    /// Gives the unnamed file its final name (its mode came from `open`, the umask applied). Without
+    /// `overwrite` an existing name is never replaced; with it, the file is linked under a
+    /// temporary name and renamed over the old one, atomically.
+    private func linkUnnamed() throws(AVPipelineError) {
+        if !overwrite {
+            guard linkat(AT_FDCWD, temporaryPath, AT_FDCWD, finalPath, AT_SYMLINK_FOLLOW) == 0 else {
+                if errno == EEXIST { throw .outputExists(path: finalPath) }
+                throw .outputNotWritable(path: finalPath, reason: errnoText())
+            }
+            return
+        }
+        let name = finalPath.split(separator: "/").last.map(String.init) ?? finalPath
+        let suffix = String((0..<6).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! })
+        let staging = "\(Self.folder(of: finalPath))/.\(name)\(StaleTemporaryFiles.marker(pid: getpid()))\(suffix)"
+        guard linkat(AT_FDCWD, temporaryPath, AT_FDCWD, staging, AT_SYMLINK_FOLLOW) == 0 else {
+            throw .outputNotWritable(path: finalPath, reason: errnoText())
+        }
+        guard rename(staging, finalPath) == 0 else {
+            let reason = errnoText()
+            unlink(staging)
+            throw .outputNotWritable(path: finalPath, reason: reason)
+        }
     }
 
     static func folder(of path: String) -> String {
