@@ -48,10 +48,16 @@ import TestSupport
         let run = try avpipe(["encode", "--in", input, "--out", output, "--bitrate", "128k"])
         #expect(run.status == 0, "\(run.stderrText)")
         let samples = try Self.decoded(output, rate: source.sampleRate)
-        // As long as ffmpeg's decode of the input (which may carry its own codec's padding), give
-        // or take the AAC frame of priming and the one of padding around it.
-        let expected = try Self.decoded(input, rate: source.sampleRate).count
-        #expect(abs(samples.count - expected) <= 2048, "\(samples.count) samples, the input decodes to \(expected)")
+        // The input's length: what its MP4 edit list presents, else what ffmpeg decodes of it.
+        let expected = try Probe.presentedAudioSamples(input) ?? Self.decoded(input, rate: source.sampleRate).count
+        if container == "m4a" {
+            // Gapless: the edit list presents exactly the input's samples (priming and padding cut).
+            let presented = try Probe.presentedAudioSamples(output)
+            #expect(presented == expected, "the M4A presents \(presented.map(String.init) ?? "?") samples, the input \(expected)")
+        } else {
+            // ADTS carries no priming or padding: whole frames, the priming one included.
+            #expect(abs(samples.count - expected) <= 2048, "\(samples.count) samples, the input decodes to \(expected)")
+        }
         let pitch = SignalAnalysis.dominantFrequency(samples, sampleRate: source.sampleRate, start: source.sampleRate)
         #expect(abs(pitch - 440) <= 10, "the tone survives: \(pitch) Hz")
         let faad = try Subprocess.run("faad", ["-w", output])
