@@ -31,7 +31,7 @@ struct Avpipe: ParsableCommand {
     static func main() {
         tuneAllocator()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(try FFmpegHabits.arguments(Array(CommandLine.arguments.dropFirst())))
             if let asyncCommand = command as? any AsyncParsableCommand {
                 try runBlocking(asyncCommand)
             } else {
@@ -45,6 +45,25 @@ struct Avpipe: ParsableCommand {
             printError(message(for: error) + " (see 'avpipe --help')")
             terminate(code.rawValue)
         }
+    }
+}
+
+/// What ffmpeg users type, made to work: `-i FILE` names the input of every subcommand (encode
+/// takes it as `--in`; the others take their input as a bare name, so the `-i` is dropped), and
+/// `avpipe help NAME` with an unknown NAME is a usage error rather than the general help.
+enum FFmpegHabits {
+    static let bareInputCommands: Set<String> = ["decode", "play", "demux", "probe", "remux", "frame"]
+
+    static func arguments(_ arguments: [String]) throws -> [String] {
+        if arguments.count >= 2, arguments[0] == "help" {
+            let known = Avpipe.configuration.subcommands.map { $0._commandName }
+            guard known.contains(arguments[1]) else { throw ValidationError("unknown subcommand '\(arguments[1])'") }
+        }
+        guard let command = arguments.first, bareInputCommands.contains(command),
+              let flag = arguments.firstIndex(of: "-i"), flag + 1 < arguments.count else { return arguments }
+        var rewritten = arguments
+        rewritten.remove(at: flag)
+        return rewritten
     }
 }
 

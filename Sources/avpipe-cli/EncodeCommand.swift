@@ -18,11 +18,18 @@ struct Encode: AsyncParsableCommand {
         case adts, m4a, mp4
     }
 
-    @Option(name: .customLong("in"), help: ArgumentHelp("Audio to encode: a PCM WAV, or any file with an audio track FFmpeg decodes (MP3, FLAC, Opus, Vorbis, ALAC, AC-3, M4A, a movie…).", valueName: "file"))
-    var input: String
+    @Option(name: [.customLong("in"), .customShort("i")], help: ArgumentHelp("Audio to encode: a PCM WAV, or any file with an audio track FFmpeg decodes (MP3, FLAC, Opus, Vorbis, ALAC, AC-3, M4A, a movie…).", valueName: "file"))
+    var inputOption: String?
 
     @Option(name: .customLong("out"), help: ArgumentHelp("Output file: .aac (ADTS), .m4a or .mp4.", valueName: "file"))
-    var output: String
+    var outputOption: String?
+
+    @Argument(help: ArgumentHelp("Input and/or output as bare names, as ffmpeg takes them (avpipe encode in.wav out.aac, or -i in.wav out.aac).", valueName: "files"))
+    var files: [String] = []
+
+    /// The input and output, from --in/-i and --out or from the bare names (validated).
+    var input: String { inputOption ?? files.first ?? "" }
+    var output: String { outputOption ?? files.last ?? "" }
 
     @Option(help: ArgumentHelp("Target bit rate in bits per second, or with k/M (128k) (default: 96k, or the most AAC-LC carries for small streams).", valueName: "rate"))
     var bitrate: BitRateArgument?
@@ -73,6 +80,12 @@ struct Encode: AsyncParsableCommand {
     }
 
     func validate() throws {
+        let missing = (inputOption == nil ? 1 : 0) + (outputOption == nil ? 1 : 0)
+        guard files.count == missing else {
+            throw ValidationError(files.count < missing
+                ? "name the input and the output: --in FILE --out FILE, or avpipe encode IN OUT"
+                : "unexpected argument '\(files[missing])': the input and output are already named")
+        }
         guard container != nil else {
             let ext = OutputPaths.fileExtension(output)
             throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use .aac, .m4a or .mp4, or --format")

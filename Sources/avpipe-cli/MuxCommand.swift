@@ -8,7 +8,7 @@ struct Mux: AsyncParsableCommand {
         discussion: """
         Example: avpipe mux --video a.h264 --audio a.aac --out a.mp4
         Inputs may be raw streams (Annex B .h264/.h265, ADTS .aac) or any file FFmpeg reads; the first \
-        video or audio track is taken. Raw video is timed at the frame rate its headers declare, else --fps.
+        video or audio track is taken. Raw video is timed at --fps when given, else at the frame rate its headers declare, else 25 fps.
         """
     )
 
@@ -21,8 +21,8 @@ struct Mux: AsyncParsableCommand {
     @Option(name: .customLong("out"), help: ArgumentHelp("Output file: .mp4, .m4a or .mov.", valueName: "file"))
     var output: String
 
-    @Option(help: ArgumentHelp("Frame rate of raw video whose headers declare none (25, 29.97, 30000/1001).", valueName: "rate"))
-    var fps: FrameRateArgument = FrameRateArgument(argument: "25")!
+    @Option(help: ArgumentHelp("Frame rate of raw video (25, 29.97, 30000/1001), over what its headers declare; without it: the headers' rate, else 25.", valueName: "rate"))
+    var fps: FrameRateArgument?
 
     @OptionGroup var layout: MuxLayoutOptions
     @OptionGroup var inputOptions: InputOptions
@@ -36,7 +36,7 @@ struct Mux: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (video, audio, output, fps) = (video, audio, output, fps.rate)
+        let (video, audio, output, fps) = (video, audio, output, fps?.rate)
         let demuxerOptions = inputOptions.demuxerOptions
         let options = layout.options(overwrite: outputOptions.overwrite)
         try await CommandRunner.run(logging: logging) {
@@ -44,7 +44,7 @@ struct Mux: AsyncParsableCommand {
             let videoDemuxer = try video.map { try Demuxer(path: $0, options: demuxerOptions) }
             let audioDemuxer = try audio.map { try Demuxer(path: $0, options: demuxerOptions) }
             if let video, let videoDemuxer {
-                try muxer.addVideo(try videoDemuxer.videoTrack(), label: video, fallbackFrameRate: fps)
+                try muxer.addVideo(try videoDemuxer.videoTrack(), label: video, frameRate: fps)
             }
             if let audio, let audioDemuxer {
                 try muxer.addAudio(try audioDemuxer.audioTrack(), label: audio)

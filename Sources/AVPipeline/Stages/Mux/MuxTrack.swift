@@ -38,6 +38,7 @@ final class MuxTrack {
     private var upstreamEnded = false
     private var nextDTS: Int64?
     private let fallbackFrameRate: Rational
+    private let forcedFrameRate: Rational?
     private var rawTiming: RawVideoTiming?
     private var rawEnded = false
 
@@ -46,8 +47,10 @@ final class MuxTrack {
     let displayMatrix: [Int32]?
 
     init(kind: Kind, label: String, source: MuxPacketSource, parameters: CodecParameters, timeBase: Rational,
-         fallbackFrameRate: Rational = Rational(25, 1), metadata: [String: String] = [:], displayMatrix: [Int32]? = nil) {
+         fallbackFrameRate: Rational = Rational(25, 1), forcedFrameRate: Rational? = nil, metadata: [String: String] = [:],
+         displayMatrix: [Int32]? = nil) {
         self.kind = kind
+        self.forcedFrameRate = forcedFrameRate
         self.metadata = metadata
         self.displayMatrix = displayMatrix
         self.fallbackFrameRate = fallbackFrameRate
@@ -80,7 +83,7 @@ final class MuxTrack {
         } else if let first, kind == .video, codecID == AV_CODEC_ID_H264 || codecID == AV_CODEC_ID_HEVC,
                   first.pointer.pointee.dts == avp_nopts_value(), first.pointer.pointee.pts == avp_nopts_value() {
             // A raw elementary stream: no timestamps at all.
-            let timing = try RawVideoTiming(codec: codecID, first: first, fallbackFrameRate: fallbackFrameRate,
+            let timing = try RawVideoTiming(codec: codecID, first: first, forcedFrameRate: forcedFrameRate, fallbackFrameRate: fallbackFrameRate,
                                             reorderDelay: Int(inputParameters.pointer.pointee.video_delay), label: label)
             rawTiming = timing
             parameters = inputParameters

@@ -93,20 +93,22 @@ public final class Muxer {
 
     /// Adds an encoded video stream (Annex B or length-prefixed H.264/H.265, …); returns its track index.
     ///
-    /// A raw elementary stream (packets without timestamps) is timed here: at the frame rate its
+    /// A raw elementary stream (packets without timestamps) is timed here: at `frameRate` when
+    /// given (over whatever its headers say: some declare nonsense), else at the frame rate its
     /// timing info declares, else `fallbackFrameRate`; presentation order comes from each picture's
     /// order count, so B-frames get correct timestamps.
     @discardableResult
-    public func addVideo<Upstream: SampleSource, C: VideoCodecKind>(_ source: Upstream, label: String? = nil,
+    public func addVideo<Upstream: SampleSource, C: VideoCodecKind>(_ source: Upstream, label: String? = nil, frameRate: Rational? = nil,
                                                                     fallbackFrameRate: Rational = Rational(25, 1)) throws -> Int
     where Upstream.Buffer == EncodedVideoPacket<C> {
-        guard fallbackFrameRate.numerator > 0, fallbackFrameRate.denominator > 0 else {
-            throw AVPipelineError.invalidOption(name: "frame rate", value: "\(fallbackFrameRate)", reason: "must be positive")
+        for rate in [fallbackFrameRate] + (frameRate.map { [$0] } ?? []) where rate.numerator <= 0 || rate.denominator <= 0 {
+            throw AVPipelineError.invalidOption(name: "frame rate", value: "\(rate)", reason: "must be positive")
         }
         let format = source.outputFormat
         return try add(MuxTrack(kind: .video, label: label ?? "video track \(tracks.count + 1)",
                                 source: VideoMuxSource(source), parameters: format.parameters, timeBase: format.timeBase,
-                                fallbackFrameRate: fallbackFrameRate, metadata: options.keepsTrackMetadata ? format.metadata : [:],
+                                fallbackFrameRate: fallbackFrameRate, forcedFrameRate: frameRate,
+                                metadata: options.keepsTrackMetadata ? format.metadata : [:],
                                 displayMatrix: format.displayMatrix))
     }
 

@@ -20,14 +20,16 @@ final class RawVideoTiming {
 
     /// `reorderDelay` is how many frames decoding runs ahead of display (`has_b_frames`): the first
     /// decode time is minus that many frames, so every decode time precedes its presentation time.
-    init(codec: AVCodecID, first: Packet, fallbackFrameRate: Rational, reorderDelay: Int, label: String) throws(AVPipelineError) {
+    /// `forcedFrameRate` (the user's) wins over what the stream declares, which wins over `fallbackFrameRate`.
+    init(codec: AVCodecID, first: Packet, forcedFrameRate: Rational? = nil, fallbackFrameRate: Rational, reorderDelay: Int,
+         label: String) throws(AVPipelineError) {
         self.codec = codec
         self.label = label
         parser = try StreamParser(codec: codec)
         delay = Int64(max(reorderDelay, 0))
         let poc = parser.pictureOrderCount(of: first)
-        frameRateIsDeclared = parser.declaredFrameRate != nil
-        frameRate = parser.declaredFrameRate ?? fallbackFrameRate
+        frameRateIsDeclared = forcedFrameRate != nil || parser.declaredFrameRate != nil
+        frameRate = forcedFrameRate ?? parser.declaredFrameRate ?? fallbackFrameRate
         timeBase = Rational(frameRate.denominator, frameRate.numerator)
         enqueue(first, poc: poc)
     }
