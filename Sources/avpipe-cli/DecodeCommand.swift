@@ -55,7 +55,8 @@ struct Decode: AsyncParsableCommand {
         guard output != nil || video != nil || null else { throw ValidationError("nothing to do: pass --out (audio) and/or --video, or --null") }
         guard !(null && (output != nil || video != nil)) else { throw ValidationError("--null writes nothing: leave out --out and --video") }
         if let output { try OutputPaths.ensureDistinct(input: input, output: output) }
-        if let video {
+        try OutputPaths.ensureOneStandardOutput([output, video])
+        if let video, video != OutputPaths.standardOutput {
             guard ["y4m", "yuv"].contains(OutputPaths.fileExtension(video)) else {
                 throw ValidationError("--video writes pictures: name the file .y4m or .yuv (got '\(video)')")
             }
@@ -141,7 +142,9 @@ extension Decode {
     static func writePictures<Pictures: SampleSource>(_ pictures: Pictures, to path: String, overwrite: Bool,
                                                       progress: ProgressLine) async throws -> (WriteSummary, VideoFormat?)
     where Pictures.Buffer == VideoFrame {
-        let writer = try VideoFrameWriter(upstream: pictures, path: path, overwrite: overwrite)
+        // Standard output gets YUV4MPEG2: it carries the picture format, which raw planes do not.
+        let writer = try VideoFrameWriter(upstream: pictures, path: path, container: path == OutputPaths.standardOutput ? .y4m : nil,
+                                          overwrite: overwrite)
         let summary = try await writer.run(progress: progress.update)
         return (summary, writer.writtenFormat)
     }

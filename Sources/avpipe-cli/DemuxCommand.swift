@@ -38,18 +38,19 @@ struct Demux: AsyncParsableCommand {
 
     func validate() throws {
         guard audio != nil || video != nil else { throw ValidationError("nothing to do: pass --audio and/or --video") }
-        if let audio {
+        if let audio, audio != OutputPaths.standardOutput {
             guard ["aac", "adts"].contains(OutputPaths.fileExtension(audio)) else {
                 throw ValidationError("--audio writes ADTS AAC: name the file .aac (got '\(audio)')")
             }
             try OutputPaths.ensureDistinct(input: input, output: audio)
         }
-        if let video {
+        if let video, video != OutputPaths.standardOutput {
             guard VideoOutput.codec(forExtension: OutputPaths.fileExtension(video)) != nil else {
                 throw ValidationError("--video writes a raw stream: name the file .h264 or .h265/.hevc (got '\(video)')")
             }
             try OutputPaths.ensureDistinct(input: input, output: video)
         }
+        try OutputPaths.ensureOneStandardOutput([audio, video])
         if let audio, let video, audio == video { throw ValidationError("--audio and --video name the same file") }
         for (name, value) in [("--audio-track", audioTrack), ("--video-track", videoTrack)] {
             if let value, value < 0 { throw ValidationError("\(name) counts from 0 (got \(value))") }
@@ -126,7 +127,8 @@ enum VideoOutput {
         guard codec == .h264 || codec == .hevc else {
             throw AVPipelineError.unsupportedCodec("the video track is \(codec); raw video output is H.264 or H.265")
         }
-        guard codec == wanted else {
+        // Standard output takes the track's own codec.
+        guard codec == wanted || path == OutputPaths.standardOutput else {
             let fitting = codec == .h264 ? ".h264" : ".h265 or .hevc"
             throw AVPipelineError.invalidOption(name: "--video", value: path,
                                                 reason: "the video track is \(codec == .h264 ? "H.264" : "H.265"): name the file \(fitting)")

@@ -71,6 +71,7 @@ struct Encode: AsyncParsableCommand {
 
     var container: Container? {
         if let format { return format }
+        if output == OutputPaths.standardOutput { return .adts }  // the one AAC container that streams
         switch OutputPaths.fileExtension(output) {
         case "aac", "adts": return .adts
         case "m4a": return .m4a

@@ -6,6 +6,16 @@ import Darwin
 #endif
 
 enum OutputPaths {
+    /// `-` as an output: standard output, written as a stream (ADTS, Annex B, WAV, YUV4MPEG2).
+    static let standardOutput = "-"
+
+    /// Refuses a second output to standard output (the streams would interleave into garbage).
+    static func ensureOneStandardOutput(_ outputs: [String?]) throws {
+        if outputs.filter({ $0 == standardOutput }).count > 1 {
+            throw ValidationError("only one output can go to standard output ('-')")
+        }
+    }
+
     /// The lower-cased extension of `path` ("" when it has none).
     static func fileExtension(_ path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path

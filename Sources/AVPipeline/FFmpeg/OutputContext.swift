@@ -19,9 +19,11 @@ final class OutputContext {
         if (pointer.pointee.oformat.pointee.flags & avp_fmt_nofile()) == 0 {
             // The file was just created empty (AtomicOutputFile), so opening it with O_TRUNC would
             // only make ext4 flush it to disk on close (its truncate-then-write heuristic), ~30 ms
-            // per 100 MB. The explicit "file:" keeps a ':' in the name from reading as a protocol.
+            // per 100 MB. The explicit "file:" keeps a ':' in the name from reading as a protocol;
+            // standard output is the one pipe.
+            let url = path == AtomicOutputFile.standardOutputURL ? path : "file:" + path
             let openRC = try withDictionary(["truncate": "0"], rejectingUnused: false) { options in
-                avio_open2(&pointer.pointee.pb, "file:" + path, avp_avio_flag_write(), nil, options)
+                avio_open2(&pointer.pointee.pb, url, avp_avio_flag_write(), nil, options)
             }
             if openRC < 0 {
                 avformat_free_context(pointer)

@@ -19,9 +19,20 @@ final class AtomicOutputFile {
     /// The unnamed file's descriptor (`temporaryPath` is its /proc name), when there is one.
     private let unnamed: Int32?
 
+    /// The name that stands for standard output: written as a stream, with no temporary file (so
+    /// nothing to take back on failure) and only by muxers that need no seeking.
+    static let standardOutput = "-"
+    /// What FFmpeg opens for it.
+    static let standardOutputURL = "pipe:1"
+
     init(path: String, overwrite: Bool, inPlace: Bool = false) throws(AVPipelineError) {
         finalPath = path
         self.overwrite = overwrite
+        if path == Self.standardOutput {
+            temporaryPath = Self.standardOutputURL
+            unnamed = nil
+            return
+        }
         let folder = Self.folder(of: path)
         var info = stat()
         if stat(folder, &info) != 0 || (info.st_mode & S_IFMT) != S_IFDIR {
@@ -67,6 +78,7 @@ final class AtomicOutputFile {
     }
 
     deinit {
+        if finalPath == Self.standardOutput { return }
         if let unnamed {
             close(unnamed)
             if !committed { TemporaryOutputs.unregister(temporaryPath) }
@@ -95,7 +107,7 @@ final class AtomicOutputFile {
     /// Moves the finished temporary file to its final name. Without `overwrite`, a file that
     /// appeared at the final path meanwhile is never replaced (`link` fails on an existing name).
     func commit() throws(AVPipelineError) {
-        if temporaryPath == finalPath {
+        if temporaryPath == finalPath || finalPath == Self.standardOutput {
             committed = true
             return
         }

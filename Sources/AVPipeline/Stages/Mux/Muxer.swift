@@ -75,6 +75,10 @@ public final class Muxer {
         guard options.fragmentDuration.value > 0 else {
             throw AVPipelineError.invalidOption(name: "fragment duration", value: "\(options.fragmentDuration)", reason: "must be positive")
         }
+        if path == AtomicOutputFile.standardOutput && !options.fragmented {
+            throw AVPipelineError.invalidOption(name: "output", value: path,
+                                                reason: "an MP4 written to standard output must be fragmented (its index cannot be written back)")
+        }
         self.path = path
         self.options = options
         self.container = container
