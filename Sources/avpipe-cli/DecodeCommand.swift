@@ -16,8 +16,11 @@ struct Decode: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Media file to decode (MP4, M4A, ADTS .aac, MKV, MPEG-TS, …).", valueName: "input"))
     var input: String
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("WAV file to write the audio to.", valueName: "file"))
+    @Option(name: .customLong("out"), help: ArgumentHelp("Audio file to write: .wav, .flac, .aiff, .pcm (bare samples), .mp3 or .opus (the latter two when FFmpeg has their encoder); - for WAV on standard output.", valueName: "file"))
     var output: String?
+
+    @Option(name: .customLong("format"), help: ArgumentHelp("Audio file format when the name does not say it: wav, pcm, flac, aiff, mp3, opus.", valueName: "format"))
+    var fileFormat: AudioFileFormat?
 
     @Option(help: ArgumentHelp("Picture file to write the video to: .y4m (YUV4MPEG2) or .yuv (raw planes).", valueName: "file"))
     var video: String?
@@ -54,7 +57,12 @@ struct Decode: AsyncParsableCommand {
         if let channels, !(1...64).contains(channels) { throw ValidationError("--channels must be between 1 and 64 (got \(channels))") }
         guard output != nil || video != nil || null else { throw ValidationError("nothing to do: pass --out (audio) and/or --video, or --null") }
         guard !(null && (output != nil || video != nil)) else { throw ValidationError("--null writes nothing: leave out --out and --video") }
-        if let output { try OutputPaths.ensureDistinct(input: input, output: output) }
+        if let output {
+            try OutputPaths.ensureDistinct(input: input, output: output)
+            guard fileFormat != nil || output == OutputPaths.standardOutput || AudioFileFormat(path: output) != nil else {
+                throw ValidationError("cannot tell the audio format from '\(output)': name it .wav, .flac, .aiff, .pcm, .mp3 or .opus, or pass --format")
+            }
+        }
         try OutputPaths.ensureOneStandardOutput([output, video])
         if let video, video != OutputPaths.standardOutput {
             guard ["y4m", "yuv"].contains(OutputPaths.fileExtension(video)) else {
@@ -68,6 +76,7 @@ struct Decode: AsyncParsableCommand {
     func run() async throws {
         let (input, output, video, overwrite, demuxerOptions) = (input, output, video, outputOptions.overwrite, inputOptions.demuxerOptions)
         let (start, duration, null) = (start?.time, duration?.time, null)
+        let fileFormat = fileFormat ?? (output == OutputPaths.standardOutput ? .wav : output.flatMap(AudioFileFormat.init(path:)))
         let request = AudioFormatRequest(sampleFormat: SampleFormat(rawValue: sampleFormat)!.packed, sampleRate: rate,
                                          channelLayout: channels.map { ChannelLayout.default(channelCount: $0) })
         try await CommandRunner.run(logging: logging) {
@@ -104,12 +113,19 @@ struct Decode: AsyncParsableCommand {
                             let progress = ProgressLine(total: demuxer.info.duration, enabled: video == nil && isTerminal(2))
                             // Decoding on one core, conversion and writing on the other (600 s to 48 kHz: 459 → 335 ms).
                             let decoded = try audioDecoder.prefetched()
-                            let summary = if let end {
-                                try await decoded.ending(at: end).resampled(to: request).writeWAV(to: output, overwrite: overwrite, progress: progress.update)
+                            let (summary, written) = if let end {
+                                try await Self.writeAudio(decoded.ending(at: end).resampled(to: request), to: output, format: fileFormat,
+                                                          overwrite: overwrite, progress: progress)
                             } else {
-                                try await decoded.resampled(to: request).writeWAV(to: output, overwrite: overwrite, progress: progress.update)
+                                try await Self.writeAudio(decoded.resampled(to: request), to: output, format: fileFormat,
+                                                          overwrite: overwrite, progress: progress)
                             }
                             progress.finish(at: summary.duration)
+                            if fileFormat == .pcm {
+                                let packed = written.sampleFormat.packed
+                                let raw = packed == .u8 ? "u8" : "\(packed)le"
+                                printNotice("\(output): bare \(raw) samples, \(written.sampleRate) Hz, \(written.channelCount) channel(s) (ffplay -f \(raw) -ar \(written.sampleRate) -ch_layout \(written.channelLayout) \(output))")
+                            }
                             reportSkippedPackets(audioDecoder.statistics)
                             return output
                         }
@@ -138,7 +154,16 @@ struct Decode: AsyncParsableCommand {
     }
 }
 
+extension AudioFileFormat: ExpressibleByArgument {}
+
 extension Decode {
+    static func writeAudio<PCM: SampleSource>(_ pcm: PCM, to path: String, format: AudioFileFormat?, overwrite: Bool,
+                                              progress: ProgressLine) async throws -> (WriteSummary, AudioFormat)
+    where PCM.Buffer == PCMBuffer {
+        let writer = try AudioFileWriter(upstream: pcm, path: path, format: format, overwrite: overwrite)
+        return (try await writer.run(progress: progress.update), writer.writtenFormat)
+    }
+
     static func writePictures<Pictures: SampleSource>(_ pictures: Pictures, to path: String, overwrite: Bool,
                                                       progress: ProgressLine) async throws -> (WriteSummary, VideoFormat?)
     where Pictures.Buffer == VideoFrame {

@@ -11,7 +11,8 @@ public final class WAVWriter<Upstream: SampleSource> where Upstream.Buffer == PC
     private let format: AudioFormat
     private var framesWritten: Int64 = 0
 
-    public init(upstream: Upstream, path: String, overwrite: Bool = false) throws {
+    /// `headerless`: bare samples (FFmpeg's raw muxer for the format, `s16le`…), no WAV header.
+    public init(upstream: Upstream, path: String, overwrite: Bool = false, headerless: Bool = false) throws {
         let format = upstream.outputFormat
         guard !format.sampleFormat.isPlanar else {
             throw AVPipelineError.unsupportedSampleFormat("WAV stores interleaved samples; convert \(format.sampleFormat) to \(format.sampleFormat.packed) first")
@@ -19,7 +20,9 @@ public final class WAVWriter<Upstream: SampleSource> where Upstream.Buffer == PC
         self.upstream = upstream
         self.format = format
         let parameters = try CodecParameters(pcm: format)
-        writer = try SingleStreamFileWriter(path: path, muxer: "wav", overwrite: overwrite,
+        // The raw PCM muxers are named after their codec: pcm_s16le → s16le.
+        let muxer = headerless ? String(cString: avcodec_get_name(parameters.codecID)).replacingPrefix("pcm_") : "wav"
+        writer = try SingleStreamFileWriter(path: path, muxer: muxer, overwrite: overwrite,
                                             parameters: parameters, timeBase: format.sampleTimeBase)
         packet = try Packet()
     }
@@ -81,4 +84,8 @@ extension CodecParameters {
         }
         try self.init(copying: p)
     }
+}
+
+private extension String {
+    func replacingPrefix(_ prefix: String) -> String { hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self }
 }
