@@ -8,7 +8,11 @@ enum StaleTemporaryFiles {
         guard let directory = opendir(folder) else { return }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            // Read in place up to its NUL: a dirent may be shorter than the struct (d_reclen), so
+            // copying all of d_name would read bytes readdir never wrote.
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { field in
+                field.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { String(cString: $0) }
+            }
             guard name.hasPrefix("."), let pid = ownerPID(name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
             unlink("\(folder)/\(name)")
         }
