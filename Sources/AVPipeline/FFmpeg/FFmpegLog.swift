@@ -11,19 +11,19 @@ public enum FFmpegLog {
     public enum Level: Int32, Sendable { case quiet = -8, error = 16, warning = 24, info = 32, debug = 48 }
 
     public static func setLevel(_ level: Level) {
-        installCallback
+        avp_log_install_callback()
         av_log_set_level(level.rawValue)
     }
 
     /// Runs `body`; returns its outcome and the last error FFmpeg logged meanwhile on this thread.
     static func explaining<R>(_ body: () throws(AVPipelineError) -> R) -> (result: Result<R, AVPipelineError>, reason: String?) {
-        installCallback
+        // Installed every time (it only sets a pointer): a `static let` of type Void was seen
+        // optimized away in release builds, initializer and all.
+        avp_log_install_callback()
         avp_log_capture_begin()
         let result: Result<R, AVPipelineError>
         do { result = .success(try body()) } catch { result = .failure(error) }
         let reason = String(cString: avp_log_capture_end())
         return (result, reason.isEmpty ? nil : reason)
     }
-
-    private static let installCallback: Void = avp_log_install_callback()
 }
