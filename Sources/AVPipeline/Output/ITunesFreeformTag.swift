@@ -57,17 +57,24 @@ enum MP4Boxes {
 
     static func box(at offset: Int, in bytes: [UInt8], limit: Int) -> Box? {
         guard offset + 8 <= limit else { return nil }
+        return box(at: offset, in: bytes, available: Int64(limit - offset))
+    }
+
+    /// The box whose header starts at `offset` in `bytes`, when it fits in the `available` bytes
+    /// from there on, which may lie beyond `bytes` (a file's top-level box, read by its header).
+    static func box(at offset: Int, in bytes: [UInt8], available: Int64) -> Box? {
+        guard offset + 8 <= bytes.count else { return nil }
         let size32 = Int64(readUInt32(bytes, offset))
         let type = String(decoding: bytes[offset + 4 ..< offset + 8], as: UTF8.self)
         var size = size32, header = 8
         if size32 == 1 {
-            guard offset + 16 <= limit else { return nil }
+            guard offset + 16 <= bytes.count else { return nil }
             size = Int64(readUInt32(bytes, offset + 8)) << 32 | Int64(readUInt32(bytes, offset + 12))
             header = 16
         } else if size32 == 0 {
-            size = Int64(limit - offset)
+            size = available
         }
-        guard size >= Int64(header), offset + Int(size) <= limit else { return nil }
+        guard size >= Int64(header), size <= available else { return nil }
         return Box(type: type, offset: Int64(offset), size: size, headerSize: header)
     }
 
@@ -160,25 +167,13 @@ private struct BoxFile {
         var offset: Int64 = 0, boxes: [MP4Boxes.Box] = []
         while offset + 8 <= end {
             let header = try read(at: offset, count: Int(min(16, end - offset)))
-            guard let box = headerBox(header, remaining: end - offset) else { throw malformed("damaged box header at byte \(offset)") }
+            guard let box = MP4Boxes.box(at: 0, in: header, available: end - offset) else {
+                throw malformed("damaged box header at byte \(offset)")
+            }
             boxes.append(MP4Boxes.Box(type: box.type, offset: offset, size: box.size, headerSize: box.headerSize))
             offset += box.size
         }
         return boxes
-    }
-
-    /// The box a header announces, when it fits in the `remaining` bytes of the file.
-    private func headerBox(_ header: [UInt8], remaining: Int64) -> MP4Boxes.Box? {
-        let size32 = Int64(MP4Boxes.readUInt32(header, 0))
-        let type = String(decoding: header[4..<8], as: UTF8.self)
-        switch size32 {
-        case 0: return MP4Boxes.Box(type: type, offset: 0, size: remaining, headerSize: 8)
-        case 1:
-            guard header.count >= 16 else { return nil }
-            let size = Int64(MP4Boxes.readUInt32(header, 8)) << 32 | Int64(MP4Boxes.readUInt32(header, 12))
-            return size >= 16 && size <= remaining ? MP4Boxes.Box(type: type, offset: 0, size: size, headerSize: 16) : nil
-        default: return size32 >= 8 && size32 <= remaining ? MP4Boxes.Box(type: type, offset: 0, size: size32, headerSize: 8) : nil
-        }
     }
 
     func read(at offset: Int64, count: Int) throws(AVPipelineError) -> [UInt8] {
