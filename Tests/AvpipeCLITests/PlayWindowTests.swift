@@ -188,20 +188,29 @@ import TestSupport
         let window = try PlayerWindow.find(title: "sync.mp4", on: stage.display)
         let geometry = try Subprocess.run("xdotool", ["getwindowgeometry", "--shell", window.id], environment: stage.environment).stdoutText
         func field(_ name: String) -> Int { Int(geometry.split(separator: "\n").first { $0.hasPrefix("\(name)=") }!.dropFirst(name.count + 1))! }
-        let flashes = try FlashRecorder(server: stage.display, x: field("X") + 150, y: field("Y") + 110, seconds: 14, folder: stage.folder)
+        let flashes = try FlashRecorder(server: stage.display, x: field("X") + 150, y: field("Y") + 110, seconds: 40, folder: stage.folder)
+        // Each phase lasts until enough beeps were heard in it, not a fixed time: a loaded machine
+        // can take seconds to start the player or the screen capture.
+        func awaitBeeps(_ count: Int, after start: Double) {
+            let deadline = Date().addingTimeInterval(20)
+            while recorder.onsets().filter({ $0 > start }).count < count && Date() < deadline { Self.pause(0.1) }
+            Self.pause(0.5)  // the flash of the last beep is seen too
+        }
 
-        Self.pause(4.3)
+        awaitBeeps(4, after: Date().timeIntervalSince1970 + 0.5)
         let pausedAt = Date().timeIntervalSince1970
         try window.press("space")
         Self.pause(1)
         let resumedAt = Date().timeIntervalSince1970
         try window.press("space")
-        Self.pause(3.4)
+        awaitBeeps(3, after: resumedAt + 0.3)
         let seekedAt = Date().timeIntervalSince1970
         try window.press("Right")
-        let seen = try flashes.onsets()
+        awaitBeeps(3, after: seekedAt + 0.3)
+        flashes.stop()
         try window.press("q")
         _ = player.finish(within: 5)
+        let seen = try flashes.onsets()
         let heard = recorder.onsets()
 
         var phases = [0, 0, 0]

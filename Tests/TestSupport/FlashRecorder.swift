@@ -12,7 +12,13 @@ public final class FlashRecorder: @unchecked Sendable {
         capture = try RunningProcess("/usr/bin/ffmpeg", [
             "-hide_banner", "-f", "x11grab", "-framerate", "200", "-video_size", "8x8", "-i", "\(server.display)+\(x),\(y)",
             "-t", "\(seconds)", "-vf", "signalstats,metadata=print:key=lavfi.signalstats.YAVG:file=\(samplesPath)", "-f", "null", "-",
-        ], environment: server.environment)
+        ], environment: server.environment, acceptsInput: true)
+    }
+
+    /// Ends the capture before its `seconds` are up: q on ffmpeg's standard input. (A signal would
+    /// not do: children of Foundation's `Process` inherit a mask that blocks SIGINT and SIGTERM.)
+    public func stop() {
+        capture.send("q")
     }
 
     /// Waits for the capture to end; the wall-clock times at which the square turned bright.

@@ -65,15 +65,19 @@ public final class RunningProcess: @unchecked Sendable {
     private let output = LockedBox(Data())
     private let errors = LockedBox(Data())
     private let done = DispatchGroup()
+    private let input: Pipe?
 
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+    /// `acceptsInput` keeps the child's standard input open for `send(_:)`; otherwise it reads
+    /// /dev/null.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String], acceptsInput: Bool = false) throws {
+        input = acceptsInput ? Pipe() : nil
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = input ?? FileHandle.nullDevice
         try process.run()
         for (pipe, box) in [(out, output), (err, errors)] {
             done.enter()
@@ -89,6 +93,11 @@ public final class RunningProcess: @unchecked Sendable {
     }
 
     public var isRunning: Bool { process.isRunning }
+
+    /// Writes to the child's standard input (see `acceptsInput`).
+    public func send(_ text: String) {
+        try? input?.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    }
     public var identifier: Int32 { process.processIdentifier }
 
     /// Waits up to `seconds` for the process to end; its result, or nil (it is then killed).
