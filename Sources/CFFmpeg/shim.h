@@ -56,6 +56,7 @@ static inline int avp_seek_set(void) { return SEEK_SET; }
 static inline int avp_seek_cur(void) { return SEEK_CUR; }
 static inline int avp_seek_end(void) { return SEEK_END; }
 static inline int avp_error_eperm(void) { return AVERROR(EPERM); }
+static inline int avp_codec_prop_text_sub(void) { return AV_CODEC_PROP_TEXT_SUB; }
 
 /// A stream's display matrix (rotation/flip), or NULL. FFmpeg 6.1 moved stream side data into
 /// codecpar->coded_side_data and 7.0 removed av_stream_get_side_data, so pick the API by version.
@@ -86,6 +87,25 @@ static inline int avp_stream_set_display_matrix(AVStream *stream, const int32_t 
     memcpy(data, matrix, 9 * sizeof(int32_t));
 #endif
     return 0;
+}
+
+/// Appends a chapter to an output context (libavformat's own helper for this is private); the
+/// context frees it. NULL when out of memory.
+static inline AVChapter *avp_add_chapter(AVFormatContext *context, int64_t id, AVRational time_base,
+                                         int64_t start, int64_t end) {
+    AVChapter *chapter = av_mallocz(sizeof(AVChapter));
+    if (!chapter) return NULL;
+    chapter->id = id;
+    chapter->time_base = time_base;
+    chapter->start = start;
+    chapter->end = end;
+    unsigned int count = context->nb_chapters;
+    AVChapter **grown = av_realloc_array(context->chapters, count + 1, sizeof(AVChapter *));
+    if (!grown) { av_free(chapter); return NULL; }
+    grown[count] = chapter;
+    context->chapters = grown;
+    context->nb_chapters = count + 1;
+    return chapter;
 }
 
 /// A decoded frame's duration in its time base (FFmpeg 6.0 renamed pkt_duration to duration).

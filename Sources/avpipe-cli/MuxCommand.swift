@@ -18,7 +18,7 @@ struct Mux: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Audio input (e.g. an ADTS .aac stream).", valueName: "file"))
     var audio: String?
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("Output file: .mp4, .m4a or .mov.", valueName: "file"))
+    @Option(name: .customLong("out"), help: ArgumentHelp("Output file: \(MuxContainer.extensionsText).", valueName: "file"))
     var output: String
 
     @Option(help: ArgumentHelp("Frame rate of raw video (25, 29.97, 30000/1001), over what its headers declare; without it: the headers' rate, else 25.", valueName: "rate"))

@@ -19,7 +19,7 @@ struct MuxLayoutOptions: ParsableArguments {
     static func validateOutput(_ output: String) throws {
         guard MuxContainer(path: output) != nil else {
             let ext = OutputPaths.fileExtension(output)
-            throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use .mp4, .m4a or .mov")
+            throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use \(MuxContainer.extensionsText)")
         }
     }
 }

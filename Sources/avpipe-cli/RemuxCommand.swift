@@ -1,30 +1,43 @@
 import ArgumentParser
 import AVPipeline
 
-/// `avpipe remux`: copy chosen tracks of a media file into a new MP4/M4A/MOV, without re-encoding.
+/// `avpipe remux`: copy a media file's tracks, tags, chapters and cover into a new container,
+/// without re-encoding.
 struct Remux: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Copy the main video and/or audio track of a media file into MP4/M4A/MOV (no re-encoding).",
+        abstract: "Copy a media file's tracks into MP4/M4A/MOV/MKV/WebM (no re-encoding).",
         discussion: """
+        Every audio, video and subtitle track is copied, with the display rotation, the file's and \
+        tracks' tags and languages, chapters, gapless information and the cover picture; what the \
+        target cannot hold is named in one notice. The output's timeline starts at 0.
         Examples: avpipe remux in.mp4 out.m4a          (an .m4a output takes the audio only)
                   avpipe remux in.mkv out.mp4 --fragmented
-                  avpipe remux in.mp4 out.mp4 --video-only
+                  avpipe remux in.mp4 out.mp4 --audio-track 1 --no-subtitles
         """
     )
 
     @Argument(help: ArgumentHelp("Media file to copy from.", valueName: "input"))
     var input: String
 
-    @Argument(help: ArgumentHelp("Output file: .mp4, .m4a or .mov.", valueName: "output"))
+    @Argument(help: ArgumentHelp("Output file: \(MuxContainer.extensionsText).", valueName: "output"))
     var output: String
 
-    @Flag(help: "Copy only the audio track.")
+    @Option(help: ArgumentHelp("Which audio tracks to copy: N (from 0, in the file's order) or all.", valueName: "N|all"))
+    var audioTrack: TrackChoiceArgument?
+
+    @Option(help: ArgumentHelp("Which video tracks to copy: N (from 0, cover art not counted) or all.", valueName: "N|all"))
+    var videoTrack: TrackChoiceArgument?
+
+    @Flag(help: "Copy only the audio tracks.")
     var audioOnly = false
 
-    @Flag(help: "Copy only the video track.")
+    @Flag(help: "Copy only the video tracks.")
     var videoOnly = false
 
-    @Flag(help: "Drop the file's and the tracks' tags (title, artist, language…); rotation is kept.")
+    @Flag(help: "Leave the subtitle tracks out.")
+    var noSubtitles = false
+
+    @Flag(help: "Drop the file's and the tracks' tags (title, artist, language…), chapters and cover; rotation is kept.")
     var noMetadata = false
 
     @OptionGroup var layout: MuxLayoutOptions
@@ -34,9 +47,11 @@ struct Remux: AsyncParsableCommand {
 
     func validate() throws {
         guard !(audioOnly && videoOnly) else { throw ValidationError("--audio-only and --video-only exclude each other") }
+        if audioOnly && videoTrack != nil { throw ValidationError("--audio-only copies no video: drop --video-track") }
+        if videoOnly && audioTrack != nil { throw ValidationError("--video-only copies no audio: drop --audio-track") }
         try MuxLayoutOptions.validateOutput(output)
-        if videoOnly && MuxContainer(path: output) == .m4a {
-            throw ValidationError("an .m4a file holds audio: use .mp4 or .mov for --video-only")
+        if (videoOnly || videoTrack != nil) && MuxContainer(path: output) == .m4a {
+            throw ValidationError("an .m4a file holds audio: use .mp4 or .mov for video")
         }
         try OutputPaths.ensureDistinct(input: input, output: output)
     }
@@ -44,26 +59,52 @@ struct Remux: AsyncParsableCommand {
     func run() async throws {
         let (input, output) = (input, output)
         let demuxerOptions = inputOptions.demuxerOptions
-        let wantsVideo = !audioOnly && MuxContainer(path: output) != .m4a
-        let wantsAudio = !videoOnly
-        let keepsMetadata = !noMetadata
+        let container = MuxContainer(path: output)!
+        // An .m4a is audio by definition; otherwise what was asked for, else everything.
+        let video: CopyPlan.Choice = audioOnly || container == .m4a ? .none : videoTrack?.choice ?? .all
+        let audio: CopyPlan.Choice = videoOnly ? .none : audioTrack?.choice ?? .all
+        let (subtitles, keepsMetadata) = (!noSubtitles && !audioOnly && !videoOnly, !noMetadata)
         let baseOptions = layout.options(overwrite: outputOptions.overwrite)
         try await CommandRunner.run(logging: logging) {
             let demuxer = try Demuxer(path: input, options: demuxerOptions)
-            // A track that was asked for explicitly must exist; otherwise take what is there.
-            let takeVideo = wantsVideo && (demuxer.info.hasVideo || !wantsAudio)
-            let takeAudio = wantsAudio && (demuxer.info.hasAudio || !wantsVideo)
+            let plan = try CopyPlan(info: demuxer.info, container: container, audio: audio, video: video,
+                                    subtitles: subtitles, coverArt: keepsMetadata)
+            guard !plan.tracks.isEmpty else {
+                if !plan.leftOut.isEmpty {
+                    throw AVPipelineError.unsupportedFormat("nothing in '\(input)' can be copied into \(container.rawValue.uppercased()): \(plan.leftOut.joined(separator: "; "))")
+                }
+                throw video != .none && audio == .none ? AVPipelineError.noVideoStream(path: input) : AVPipelineError.noAudioStream(path: input)
+            }
             var options = baseOptions
             options.keepsTrackMetadata = keepsMetadata
-            if keepsMetadata { options.metadata = demuxer.info.metadata }
+            options.timelineOrigin = plan.timelineOrigin
+            if keepsMetadata {
+                options.metadata = demuxer.info.metadata
+                options.chapters = demuxer.info.chapters
+                options.coverArt = demuxer.coverArt
+            }
             let muxer = try Muxer(path: output, options: options)
-            if takeVideo { try muxer.addVideo(try demuxer.videoTrack(), label: input) }
-            if takeAudio { try muxer.addAudio(try demuxer.audioTrack(), label: input) }
-            if !takeVideo && !takeAudio { throw AVPipelineError.noAudioStream(path: input) }
+            try muxer.addTracks(of: demuxer, plan: plan, label: input)
+            if !plan.leftOut.isEmpty { printNotice("not copied into \(output): \(plan.leftOut.joined(separator: "; "))") }
             let progress = ProgressLine(total: demuxer.info.duration)
             let summary = try await muxer.run(progress: progress.update)
             progress.finish(at: summary.duration)
             reportTruncations(demuxer.truncations, input: input)
+        }
+    }
+}
+
+/// A track choice typed as `N` (from 0) or `all`.
+struct TrackChoiceArgument: ExpressibleByArgument {
+    let choice: CopyPlan.Choice
+
+    init?(argument: String) {
+        if argument.lowercased() == "all" {
+            choice = .all
+        } else if let index = Int(argument), index >= 0 {
+            choice = .index(index)
+        } else {
+            return nil
         }
     }
 }

@@ -63,6 +63,30 @@ import TestSupport
         #expect(!folder.contents().contains { $0.hasPrefix(".") }, "temporary files left: \(folder.contents())")
     }
 
+    /// The same inputs into Matroska: a file FFmpeg reads without a complaint, that mkvmerge
+    /// recognises, with every packet at the time ffmpeg's copy of the MP4 mux gives it (ffmpeg
+    /// itself cannot write raw H.264 with B-frames into Matroska: "unknown timestamp").
+    @Test func muxesIntoMatroskaAsFFmpegDoes() throws {
+        let folder = TemporaryDirectory()
+        let (video, audio) = try Self.makeInputs(in: folder)
+        let out = folder.file("a.mkv"), theirs = folder.file("ffmpeg.mkv")
+        let result = try avpipe(["mux", "--video", video, "--audio", audio, "--out", out])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let check = try Subprocess.run("ffmpeg", ["-v", "warning", "-xerror", "-i", out, "-f", "null", "-"])
+        #expect(check.status == 0 && check.stderrText.isEmpty, "FFmpeg reads it cleanly: \(check.stderrText)")
+        #expect(try ContainerOracles.mkvmergeTracks(out).compactMap { $0["type"] as? String } == ["video", "audio"])
+        #expect(try avpipe(["mux", "--video", video, "--audio", audio, "--out", folder.file("a.mp4")]).status == 0)
+        try MediaFactory.ffmpeg(["-v", "error", "-i", folder.file("a.mp4"), "-c", "copy", theirs])
+        for stream in ["v:0", "a:0"] {
+            let hashes = { (path: String) in
+                try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "packet=pts,data_hash",
+                                               "-show_data_hash", "MD5", "-of", "csv=p=0", path]).stdoutText
+            }
+            let ours = try hashes(out), ffmpegs = try hashes(theirs)
+            #expect(!ours.isEmpty && ours == ffmpegs, "\(stream): the same packets at the same times")
+        }
+    }
+
     @Test func annexBAndADTSRoundTripByteForByte() throws {
         let folder = TemporaryDirectory()
         let (video, audio) = try Self.makeInputs(in: folder)

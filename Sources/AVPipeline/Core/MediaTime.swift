@@ -52,6 +52,11 @@ public struct MediaTime: Sendable, Comparable, CustomStringConvertible {
         return MediaTime(value: lhs.converted(to: finer).value + rhs.converted(to: finer).value, timeBase: finer)
     }
 
+    /// The difference, in the finer of the two time bases (as `+`).
+    public static func - (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
+        lhs + MediaTime(value: -rhs.value, timeBase: rhs.timeBase)
+    }
+
     /// `h:mm:ss.mmm`, the way players show a position.
     public var description: String {
         let totalMilliseconds = Int64((seconds * 1000).rounded())

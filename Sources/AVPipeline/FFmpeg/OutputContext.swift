@@ -73,6 +73,18 @@ final class OutputContext {
         }
     }
 
+    /// Adds the file's chapters (before the header is written).
+    func addChapters(_ chapters: [Chapter]) throws(AVPipelineError) {
+        for (index, chapter) in chapters.enumerated() {
+            let end = chapter.end.converted(to: chapter.start.timeBase)
+            let added = try allocated(avp_add_chapter(pointer, Int64(index + 1), chapter.start.timeBase.avValue,
+                                                      chapter.start.value, end.value))
+            for (key, value) in chapter.metadata {
+                try check(av_dict_set(&added.pointee.metadata, key, value, 0), "av_dict_set")
+            }
+        }
+    }
+
     func writeHeader(options: [String: String] = [:]) throws(AVPipelineError) {
         let (result, reason) = FFmpegLog.explaining { () throws(AVPipelineError) in
             try withDictionary(options) { dictionary throws(AVPipelineError) in

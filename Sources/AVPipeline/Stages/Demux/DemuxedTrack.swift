@@ -184,3 +184,24 @@ extension NALFraming {
         return startCode ? .annexB : .lengthPrefixed
     }
 }
+
+/// One subtitle track of a demuxed file: a pull source of its encoded cues, for copying them on.
+public final class DemuxedSubtitleTrack: SampleSource {
+    public typealias Buffer = EncodedSubtitlePacket
+    public let outputFormat: EncodedSubtitleFormat
+    private let core: DemuxedTrackCore
+
+    init(demuxer: Demuxer, track: TrackInfo) throws(AVPipelineError) {
+        core = try DemuxedTrackCore(demuxer: demuxer, track: track)
+        var format = EncodedSubtitleFormat(parameters: demuxer.parameters[track.index], timeBase: track.timeBase)
+        format.metadata = track.metadata
+        outputFormat = format
+    }
+
+    public var info: TrackInfo { core.info }
+    public var statistics: DemuxStatistics { core.statistics }
+
+    public func next() async throws -> EncodedSubtitlePacket? {
+        try await core.next().map { EncodedSubtitlePacket(packet: $0.packet, format: outputFormat) }
+    }
+}

@@ -161,6 +161,17 @@ public final class Demuxer: Sendable {
         try select(.video, index, missing: .noVideoStream(path: info.path))
     }
 
+    /// The subtitle track `index` (0 = the file's first, in container order). Throws
+    /// `.invalidOption` when there is no such track.
+    public func subtitleTrack(_ index: Int = 0) throws -> DemuxedSubtitleTrack {
+        let candidates = info.subtitleTracks
+        guard candidates.indices.contains(index) else {
+            throw AVPipelineError.invalidOption(name: "subtitle track", value: "\(index)",
+                                                reason: "the file has \(candidates.count) subtitle track\(candidates.count == 1 ? "" : "s")")
+        }
+        return try DemuxedSubtitleTrack(demuxer: self, track: candidates[index])
+    }
+
     private func select(_ kind: TrackInfo.Kind, _ index: Int?,
                         missing: AVPipelineError) throws(AVPipelineError) -> TrackInfo {
         let candidates = kind == .audio ? info.audioTracks : info.videoTracks
@@ -176,7 +187,7 @@ public final class Demuxer: Sendable {
     /// A track whose basic parameters probing could not find (a file cut before the track's first
     /// packet, a raw stream without its headers) cannot be written anywhere: say so as the input's
     /// fault instead of letting a writer fail later with an opaque EINVAL.
-    private func described(_ track: TrackInfo) throws(AVPipelineError) -> TrackInfo {
+    func described(_ track: TrackInfo) throws(AVPipelineError) -> TrackInfo {
         let unknown: String? = switch track.kind {
         case .audio: track.sampleRate == nil || track.channels == nil ? "sample rate or channel count" : nil
         case .video: track.codedWidth == nil ? "frame size" : nil

@@ -17,10 +17,13 @@ public struct MediaInfo: Sendable {
     public let startTime: MediaTime?
     /// The file's tags (title, artist, album, date, comment…), as FFmpeg names them.
     public let metadata: [String: String]
+    /// The file's chapters, in order.
+    public let chapters: [Chapter]
 
     public var audioTracks: [TrackInfo] { tracks.filter { $0.kind == .audio } }
     /// Video tracks, cover art excluded.
     public var videoTracks: [TrackInfo] { tracks.filter { $0.kind == .video && !$0.isCoverArt } }
+    public var subtitleTracks: [TrackInfo] { tracks.filter { $0.kind == .subtitle } }
     public var hasAudio: Bool { !audioTracks.isEmpty }
     public var hasVideo: Bool { !videoTracks.isEmpty }
 }
@@ -168,6 +171,8 @@ extension MediaInfo {
         bitRate = rate > 0 ? Int(rate) : nil
         tracks = (0..<context.streamCount).map { TrackInfo(stream: context.stream($0)) }
         metadata = dictionaryEntries(context.pointer.pointee.metadata)
+        let count = Int(context.pointer.pointee.nb_chapters)
+        chapters = (0..<count).compactMap { context.pointer.pointee.chapters[$0].map { Chapter(UnsafePointer($0)) } }
         startTime = MediaTime(ffmpeg: context.pointer.pointee.start_time, timeBase: Rational(avp_time_base_q()))
     }
 }

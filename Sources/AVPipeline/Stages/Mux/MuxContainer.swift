@@ -1,4 +1,5 @@
-/// The ISO-BMFF flavours the Muxer writes, each one of libavformat's muxers.
+/// The containers the Muxer writes, each one of libavformat's muxers: the ISO-BMFF flavours and
+/// Matroska.
 public enum MuxContainer: String, Sendable, CaseIterable {
     /// `.mp4` (the `mp4` muxer).
     case mp4
@@ -6,14 +7,29 @@ public enum MuxContainer: String, Sendable, CaseIterable {
     case m4a
     /// `.mov`: QuickTime (the `mov` muxer).
     case mov
+    /// `.mkv`/`.mka`: Matroska (the `matroska` muxer).
+    case mkv
+    /// `.webm`: Matroska restricted to the web's codecs (the `webm` muxer).
+    case webm
 
     var muxerName: String {
         switch self {
         case .mp4: "mp4"
         case .m4a: "ipod"
         case .mov: "mov"
+        case .mkv: "matroska"
+        case .webm: "webm"
         }
     }
+
+    /// MP4, M4A and MOV: one index (`moov`), edit lists, `ilst` tags.
+    var isISOBMFF: Bool { self == .mp4 || self == .m4a || self == .mov }
+
+    /// Matroska and WebM: written front to back, so they can go to a pipe unfragmented.
+    var isMatroska: Bool { self == .mkv || self == .webm }
+
+    /// The extensions `init(path:)` knows, for messages.
+    public static let extensionsText = ".mp4, .m4a, .mov, .mkv or .webm"
 
     /// The container a file name's extension asks for (`x.m4a` → `.m4a`), nil when it names none.
     public init?(path: String) {
@@ -23,6 +39,8 @@ public enum MuxContainer: String, Sendable, CaseIterable {
         case "mp4", "m4v": self = .mp4
         case "m4a", "m4b": self = .m4a
         case "mov", "qt": self = .mov
+        case "mkv", "mka": self = .mkv
+        case "webm": self = .webm
         default: return nil
         }
     }

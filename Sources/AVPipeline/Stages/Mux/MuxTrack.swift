@@ -19,12 +19,18 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
     func nextPacket() async throws -> Packet? { try await upstream.next()?.packet }
 }
 
+final class SubtitleMuxSource<Upstream: SampleSource>: MuxPacketSource where Upstream.Buffer == EncodedSubtitlePacket {
+    private let upstream: Upstream
+    init(_ upstream: Upstream) { self.upstream = upstream }
+    func nextPacket() async throws -> Packet? { try await upstream.next()?.packet }
+}
+
 /// One input of a Muxer: its packets, codec description and time base, plus the framing fix the
 /// container needs. ADTS-framed AAC goes through FFmpeg's `aac_adtstoasc` (which also produces the
 /// AudioSpecificConfig the `esds` box needs); Annex B H.264/H.265 is left to the mp4 muxer, which
 /// converts start codes to length prefixes and builds `avcC`/`hvcC` from in-band parameter sets.
 final class MuxTrack {
-    enum Kind: String { case audio, video }
+    enum Kind: String { case audio, video, subtitle }
 
     let kind: Kind
     /// Names the input in errors (a file path when known).
@@ -39,6 +45,8 @@ final class MuxTrack {
     private var nextDTS: Int64?
     private let fallbackFrameRate: Rational
     private let forcedFrameRate: Rational?
+    /// The frame rate the input's container states (times B-frame streams lacking decode times).
+    private let declaredFrameRate: Rational?
     private var rawTiming: RawVideoTiming?
     private var rawEnded = false
 
@@ -47,9 +55,10 @@ final class MuxTrack {
     let displayMatrix: [Int32]?
 
     init(kind: Kind, label: String, source: MuxPacketSource, parameters: CodecParameters, timeBase: Rational,
-         fallbackFrameRate: Rational = Rational(25, 1), forcedFrameRate: Rational? = nil, metadata: [String: String] = [:],
-         displayMatrix: [Int32]? = nil) {
+         fallbackFrameRate: Rational = Rational(25, 1), forcedFrameRate: Rational? = nil, declaredFrameRate: Rational? = nil,
+         metadata: [String: String] = [:], displayMatrix: [Int32]? = nil) {
         self.kind = kind
+        self.declaredFrameRate = declaredFrameRate
         self.forcedFrameRate = forcedFrameRate
         self.metadata = metadata
         self.displayMatrix = displayMatrix
@@ -78,6 +87,9 @@ final class MuxTrack {
             // aac_adtstoasc hands the AudioSpecificConfig over as side data of its first packet;
             // the stream needs it before the header is written (a fragmented moov comes first).
             parameters = try Self.parameters(try filter.outputParameters(), withExtradataOf: filtered)
+            // Now in the header, it must not arrive again as "new": the Matroska muxer would
+            // rewrite its CodecPrivate in place, over the bytes after it.
+            if let filtered { av_packet_shrink_side_data(filtered.pointer, AV_PKT_DATA_NEW_EXTRADATA, 0) }
             timeBase = filter.outputTimeBase
             lookahead = filtered
         } else if let first, kind == .video, codecID == AV_CODEC_ID_H264 || codecID == AV_CODEC_ID_HEVC,
@@ -167,7 +179,10 @@ final class MuxTrack {
         return packet
     }
 
-    /// Raw streams may arrive without timestamps: continue from the previous packet's end.
+    /// Raw streams may arrive without timestamps: continue from the previous packet's end. A
+    /// container that stores no decode times (Matroska) leaves the first packets of a stream with
+    /// B-frames without one: as ffmpeg does, the first decodes `video_delay` frames before it is
+    /// shown and each next one a frame after the previous.
     private func fillTimestamps(_ packet: Packet) throws {
         let p = packet.pointer
         let none = avp_nopts_value()
@@ -184,14 +199,27 @@ final class MuxTrack {
             p.pointee.dts = nextDTS
             p.pointee.pts = nextDTS
         } else if p.pointee.dts == none {
-            p.pointee.dts = p.pointee.pts
+            let frame = p.pointee.duration > 0 ? p.pointee.duration : frameDuration ?? 0
+            let first = p.pointee.pts - Int64(inputParameters.pointer.pointee.video_delay) * frame
+            p.pointee.dts = kind == .video ? min(p.pointee.pts, nextDTS ?? first) : p.pointee.pts
         }
-        if p.pointee.duration > 0 { nextDTS = p.pointee.dts + p.pointee.duration }
+        if p.pointee.duration > 0 {
+            nextDTS = p.pointee.dts + p.pointee.duration
+        } else if kind == .video, let frameDuration {
+            nextDTS = p.pointee.dts + frameDuration
+        }
+    }
+
+    /// One frame in `timeBase`, when the frame rate is known.
+    private var frameDuration: Int64? {
+        guard let rate = forcedFrameRate ?? declaredFrameRate, rate.numerator > 0, rate.denominator > 0 else { return nil }
+        let ticks = MediaTime(value: 1, timeBase: Rational(rate.denominator, rate.numerator)).converted(to: timeBase).value
+        return ticks > 0 ? ticks : nil
     }
 
     /// Catches inputs the container cannot describe, before anything is written.
     private func validate(first: Packet?) throws {
-        guard first != nil || rawTiming != nil else {
+        guard first != nil || rawTiming != nil || kind == .subtitle else {
             throw AVPipelineError.invalidData(path: label, position: nil, reason: "the \(kind.rawValue) input has no packets")
         }
         let p = parameters.pointer.pointee

@@ -20,11 +20,12 @@ final class MuxWriter {
     private(set) var position: MediaTime?
 
     init(path: String, finalPath: String, container: MuxContainer, tracks: [MuxTrack],
-         metadata: [String: String], coverArt: CoverArt?, muxerOptions: [String: String]) throws(AVPipelineError) {
+         metadata: [String: String], chapters: [Chapter], coverArt: CoverArt?, muxerOptions: [String: String]) throws(AVPipelineError) {
         self.finalPath = finalPath
         self.tracks = tracks
         context = try OutputContext(formatName: container.muxerName, path: path)
         try context.setMetadata(metadata)
+        try context.addChapters(chapters)
         var streams: [UnsafeMutablePointer<AVStream>] = []
         for track in tracks {
             let stream = try context.addStream(parameters: track.parameters, timeBase: track.timeBase)

@@ -1,7 +1,7 @@
 internal import CFFmpeg
 
-/// Writes any number of encoded audio and video streams into one MP4/M4A/MOV file with
-/// libavformat's muxers.
+/// Writes any number of encoded audio, video and subtitle streams into one MP4/M4A/MOV or
+/// Matroska/WebM file with libavformat's muxers.
 ///
 /// The Muxer *pulls*: it keeps exactly one waiting packet per input and always writes the one with
 /// the earliest decode time, then asks that same input for its next packet. No input runs ahead
@@ -42,11 +42,21 @@ public final class Muxer {
         public var keepsTrackMetadata: Bool
         /// A cover picture for the file (MP4/M4A `covr`), e.g. an input's `Demuxer.coverArt`.
         public var coverArt: CoverArt?
+        /// The file's chapters (times on the inputs' timeline), e.g. an input's `MediaInfo.chapters`.
+        public var chapters: [Chapter]
+        /// The input time that becomes 0 in the output, e.g. an input's `MediaInfo.startTime`: an
+        /// MPEG-TS usually starts seconds after 0, and a copy should not begin with that much nothing.
+        /// Every track and chapter moves by the same amount, so the tracks keep their offsets to
+        /// each other exactly. nil keeps the inputs' times as they are.
+        public var timelineOrigin: MediaTime?
 
         public init(container: MuxContainer? = nil, faststart: Bool = true, fragmented: Bool = false,
                     fragmentDuration: MediaTime = .seconds(1), overwrite: Bool = false, realtime: Bool = false,
-                    metadata: [String: String] = [:], keepsTrackMetadata: Bool = true, coverArt: CoverArt? = nil) {
+                    metadata: [String: String] = [:], keepsTrackMetadata: Bool = true, coverArt: CoverArt? = nil,
+                    chapters: [Chapter] = [], timelineOrigin: MediaTime? = nil) {
             self.coverArt = coverArt
+            self.chapters = chapters
+            self.timelineOrigin = timelineOrigin
             self.realtime = realtime
             self.metadata = metadata
             self.keepsTrackMetadata = keepsTrackMetadata
@@ -70,12 +80,12 @@ public final class Muxer {
     /// Checks the output (folder exists and is writable, no file in the way) before any input is read.
     public init(path: String, options: Options = .init()) throws {
         guard let container = options.container ?? MuxContainer(path: path) else {
-            throw AVPipelineError.unsupportedFormat("cannot tell the container from '\(path)': use .mp4, .m4a or .mov")
+            throw AVPipelineError.unsupportedFormat("cannot tell the container from '\(path)': use \(MuxContainer.extensionsText)")
         }
         guard options.fragmentDuration.value > 0 else {
             throw AVPipelineError.invalidOption(name: "fragment duration", value: "\(options.fragmentDuration)", reason: "must be positive")
         }
-        if path == AtomicOutputFile.standardOutput && !options.fragmented {
+        if path == AtomicOutputFile.standardOutput && !options.fragmented && container.isISOBMFF {
             throw AVPipelineError.invalidOption(name: "output", value: path,
                                                 reason: "an MP4 written to standard output must be fragmented (its index cannot be written back)")
         }
@@ -111,9 +121,26 @@ public final class Muxer {
         let format = source.outputFormat
         return try add(MuxTrack(kind: .video, label: label ?? "video track \(tracks.count + 1)",
                                 source: VideoMuxSource(source), parameters: format.parameters, timeBase: format.timeBase,
-                                fallbackFrameRate: fallbackFrameRate, forcedFrameRate: frameRate,
+                                fallbackFrameRate: fallbackFrameRate, forcedFrameRate: frameRate, declaredFrameRate: format.frameRate,
                                 metadata: options.keepsTrackMetadata ? format.metadata : [:],
                                 displayMatrix: format.displayMatrix))
+    }
+
+    /// Adds a subtitle stream (e.g. a `DemuxedSubtitleTrack`) as it is; returns its track index.
+    /// MP4 and MOV hold mov_text; `canStore(_:)` says whether this container takes a codec.
+    @discardableResult
+    public func addSubtitles<Upstream: SampleSource>(_ source: Upstream, label: String? = nil) throws -> Int
+    where Upstream.Buffer == EncodedSubtitlePacket {
+        let format = source.outputFormat
+        return try add(MuxTrack(kind: .subtitle, label: label ?? "subtitle track \(tracks.count + 1)",
+                                source: SubtitleMuxSource(source), parameters: format.parameters, timeBase: format.timeBase,
+                                metadata: options.keepsTrackMetadata ? format.metadata : [:]))
+    }
+
+    /// Whether this muxer's container can hold a stream of `codec`.
+    public func canStore(_ codec: Codec) -> Bool {
+        guard let format = av_guess_format(container.muxerName, nil, nil) else { return false }
+        return avformat_query_codec(format, codec.avID, 0) == 1
     }
 
     private func add(_ track: MuxTrack) throws -> Int {
@@ -138,11 +165,12 @@ public final class Muxer {
         for (index, track) in tracks.enumerated() {
             try checkCancellation()
             try await track.prepare()
-            if let packet = try await track.next() { queue.put(packet, at: Self.decodeTime(packet, track), input: index) }
+            if let packet = try await nextPacket(of: index) { queue.put(packet, at: Self.decodeTime(packet, track), input: index) }
         }
+        let chapters = options.timelineOrigin.map { origin in options.chapters.map { $0.shifted(back: origin) } } ?? options.chapters
 
         let writer = try MuxWriter(path: file.temporaryPath, finalPath: path, container: container,
-                                   tracks: tracks, metadata: options.metadata, coverArt: container == .mov || options.coverArt?.bytes.isEmpty != false ? nil : options.coverArt,
+                                   tracks: tracks, metadata: options.metadata, chapters: chapters, coverArt: storesCoverArt ? options.coverArt : nil,
                                    muxerOptions: muxerOptions)
         do {
             try await interleave(&queue, into: writer, progress: progress)
@@ -179,11 +207,28 @@ public final class Muxer {
             }
             try writer.write(packet, track: index)
             if let progress, let position = writer.position { progress(position) }
-            if let next = try await tracks[index].next() {
+            if let next = try await nextPacket(of: index) {
                 queue.put(next, at: Self.decodeTime(next, tracks[index]), input: index)
             }
         }
         try checkCancellation()
+    }
+
+    /// Track `index`'s next packet, moved onto the output's timeline.
+    private func nextPacket(of index: Int) async throws -> Packet? {
+        guard let packet = try await tracks[index].next() else { return nil }
+        if let origin = options.timelineOrigin, origin.value != 0 {
+            let offset = origin.converted(to: tracks[index].timeBase).value
+            let p = packet.pointer
+            if p.pointee.pts != avp_nopts_value() { p.pointee.pts -= offset }
+            if p.pointee.dts != avp_nopts_value() { p.pointee.dts -= offset }
+        }
+        return packet
+    }
+
+    /// MP4 and M4A keep a cover in their `covr` tag; MOV and Matroska have no such place.
+    private var storesCoverArt: Bool {
+        (container == .mp4 || container == .m4a) && options.coverArt?.bytes.isEmpty == false
     }
 
     /// The one audio track of an audio-only output, when the file can tell where its audio lies.
@@ -196,7 +241,7 @@ public final class Muxer {
 
     /// Adds `iTunSMPB` to a finished single-AAC-track file whose first packet carries priming.
     private func tagGapless(_ writer: MuxWriter) throws(AVPipelineError) {
-        guard container != .mov, !options.fragmented, tracks.count == 1, let (index, rate) = gaplessTrack,
+        guard container == .mp4 || container == .m4a, !options.fragmented, tracks.count == 1, let (index, rate) = gaplessTrack,
               tracks[index].codecID == AV_CODEC_ID_AAC,
               let info = writer.gapless(ofTrack: index, frameSize: Int(tracks[index].parameters.pointer.pointee.frame_size),
                                         sampleRate: rate) else { return }
@@ -206,11 +251,17 @@ public final class Muxer {
 
     private var muxerOptions: [String: String] {
         var options = fileOptions
-        if let (_, rate) = gaplessTrack { options["movie_timescale"] = "\(rate)" }
+        if container.isISOBMFF, let (_, rate) = gaplessTrack { options["movie_timescale"] = "\(rate)" }
         return options
     }
 
     private var fileOptions: [String: String] {
+        if container.isMatroska {
+            // Matroska is a series of clusters already: "fragmented" closes one at least every
+            // fragment duration and hands it to the OS at once.
+            let milliseconds = options.fragmentDuration.converted(to: Rational(1, 1000)).value
+            return options.fragmented ? ["cluster_time_limit": "\(milliseconds)", "flush_packets": "1"] : [:]
+        }
         if options.fragmented {
             let microseconds = options.fragmentDuration.converted(to: Rational(1, 1_000_000)).value
             // flush_packets: hand each completed fragment to the OS at once (libavformat only does

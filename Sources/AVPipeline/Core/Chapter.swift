@@ -1,0 +1,33 @@
+internal import CFFmpeg
+
+/// A named section of a file's timeline: a chapter of a film, an audiobook or a podcast.
+public struct Chapter: Sendable, Equatable {
+    public var start: MediaTime
+    public var end: MediaTime
+    /// The chapter's tags, as FFmpeg names them (`title` above all).
+    public var metadata: [String: String]
+
+    public init(start: MediaTime, end: MediaTime, title: String? = nil, metadata: [String: String] = [:]) {
+        self.start = start
+        self.end = end
+        self.metadata = metadata
+        if let title { self.metadata["title"] = title }
+    }
+
+    public var title: String? { metadata["title"] }
+
+    init(_ chapter: UnsafePointer<AVChapter>) {
+        let timeBase = Rational(chapter.pointee.time_base)
+        start = MediaTime(value: chapter.pointee.start, timeBase: timeBase)
+        end = MediaTime(value: chapter.pointee.end, timeBase: timeBase)
+        metadata = dictionaryEntries(chapter.pointee.metadata)
+    }
+
+    /// The same chapter `offset` earlier (for an output whose timeline starts later than its input's).
+    func shifted(back offset: MediaTime) -> Chapter {
+        var copy = self
+        copy.start = start - offset
+        copy.end = end - offset
+        return copy
+    }
+}

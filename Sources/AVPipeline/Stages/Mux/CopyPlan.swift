@@ -1,0 +1,91 @@
+internal import CFFmpeg
+
+/// Which tracks of a file a copy (remux) into a container takes, in the file's order, and what it
+/// leaves out and why — so that nothing is dropped without the user being told.
+///
+/// By default every audio, video and subtitle track is taken (cover art travels as the file's
+/// cover, not as a track); what the target container cannot hold is listed in `leftOut`.
+public struct CopyPlan: Sendable {
+    /// Which tracks of a kind to take.
+    public enum Choice: Sendable, Equatable {
+        case all
+        case none
+        /// The N-th track of the kind (0 = first, in container order).
+        case index(Int)
+    }
+
+    /// What the copy takes, in the input's track order.
+    public let tracks: [TrackInfo]
+    /// Tracks and other parts of the input the copy leaves out, each with the reason.
+    public let leftOut: [String]
+
+    /// `coverArt`: whether the copy wants the input's cover picture (which only MP4 and M4A keep).
+    public init(info: MediaInfo, container: MuxContainer, audio: Choice = .all, video: Choice = .all,
+                subtitles: Bool = true, coverArt: Bool = true) throws(AVPipelineError) {
+        let format = av_guess_format(container.muxerName, nil, nil)
+        let chosen = try Self.pick(info.audioTracks, audio, kind: "audio") + Self.pick(info.videoTracks, video, kind: "video")
+            + (subtitles ? info.subtitleTracks : [])
+        var tracks: [TrackInfo] = []
+        var leftOut: [String] = []
+        for track in info.tracks {
+            if chosen.contains(where: { $0.index == track.index }) {
+                if let format, avformat_query_codec(format, track.codec.avID, 0) == 1 {
+                    tracks.append(track)
+                } else {
+                    leftOut.append("\(Self.describe(track)): \(container.rawValue.uppercased()) cannot hold \(track.codec)")
+                }
+            } else if track.isCoverArt {
+                if coverArt && container != .mp4 && container != .m4a {
+                    leftOut.append("the cover picture: \(container.rawValue.uppercased()) has no place for one (.mp4 and .m4a do)")
+                }
+            } else if track.kind == .data && track.codecTag == "text" && !info.chapters.isEmpty {
+                continue  // MP4's chapter-title track: the chapters are copied as chapters
+            } else if track.kind == .data || track.kind == .attachment || track.kind == .unknown {
+                leftOut.append("\(Self.describe(track)): only audio, video and subtitles are copied")
+            }
+        }
+        self.tracks = tracks
+        self.leftOut = leftOut
+    }
+
+    private static func pick(_ candidates: [TrackInfo], _ choice: Choice, kind: String) throws(AVPipelineError) -> [TrackInfo] {
+        switch choice {
+        case .all: return candidates
+        case .none: return []
+        case .index(let index):
+            guard candidates.indices.contains(index) else {
+                throw .invalidOption(name: "\(kind) track", value: "\(index)",
+                                     reason: "the file has \(candidates.count) \(kind) track\(candidates.count == 1 ? "" : "s")")
+            }
+            return [candidates[index]]
+        }
+    }
+
+    /// "subtitle track 2 (subrip, eng)".
+    static func describe(_ track: TrackInfo) -> String {
+        let details = [track.codecTag ?? track.codec.name, track.language].compactMap { $0 }.filter { $0 != "und" }
+        return "\(track.kind) track \(track.index) (\(details.joined(separator: ", ")))"
+    }
+
+    /// Where the copy's timeline starts: the earliest start among its tracks (see
+    /// `Muxer.Options.timelineOrigin`).
+    public var timelineOrigin: MediaTime? { tracks.compactMap(\.startTime).min() }
+}
+
+extension Muxer {
+    /// Adds the tracks `plan` takes from `demuxer`, in its order; returns how many.
+    @discardableResult
+    public func addTracks(of demuxer: Demuxer, plan: CopyPlan, label: String? = nil) throws -> Int {
+        let label = label ?? demuxer.info.path
+        for track in plan.tracks {
+            let track = try demuxer.described(track)
+            switch track.kind {
+            case .audio: try addAudio(DemuxedAudioTrack(demuxer: demuxer, track: track), label: label)
+            case .video: try addVideo(DemuxedVideoTrack(demuxer: demuxer, track: track), label: label)
+            case .subtitle: try addSubtitles(DemuxedSubtitleTrack(demuxer: demuxer, track: track), label: label)
+            default: continue
+            }
+        }
+        return plan.tracks.count
+    }
+}
