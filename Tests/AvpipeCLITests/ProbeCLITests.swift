@@ -106,6 +106,47 @@ import TestSupport
         #expect(video["width"] as? Int == 720 && video["height"] as? Int == 1080)
     }
 
+    /// Where the last packet ends, by ffprobe reading every packet: the duration of a file's content.
+    static func contentEnd(_ path: String) throws -> Double {
+        let result = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "packet=pts_time,duration_time", "-of", "csv=p=0", path])
+        return result.stdoutText.split(separator: "\n").compactMap { line -> Double? in
+            let fields = line.split(separator: ",").compactMap { Double($0) }
+            return fields.count == 2 ? fields[0] + fields[1] : nil
+        }.max() ?? -1
+    }
+
+    /// A fragmented MP4 whose header says "duration unknown" (all ones, as some live encoders and
+    /// Media3's test file write it): the duration is its fragments', not FFmpeg's 39 or 93 hours.
+    @Test func aFragmentedMP4WithoutADurationReportsItsFragments() throws {
+        let folder = TemporaryDirectory()
+        let fragmented = folder.file("fragmented.mp4")
+        let piped = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=25:duration=3",
+                                                  "-f", "lavfi", "-i", "sine=duration=3", "-c:v", "libx264", "-c:a", "aac",
+                                                  "-movflags", "+frag_keyframe+empty_moov", "-f", "mp4", "pipe:1"])
+        var bytes = [UInt8](piped.stdout)
+        // mvhd and mdhd (version 0) keep their duration 24 bytes into the box, tkhd 28.
+        for (type, offset) in [("mvhd", 24), ("tkhd", 28), ("mdhd", 24)] {
+            let tag = Array(type.utf8)
+            for index in 4..<(bytes.count - offset - 4) where Array(bytes[index..<index + 4]) == tag && bytes[index + 4] == 0 {
+                for byte in 0..<4 { bytes[index - 4 + offset + byte] = 0xFF }
+            }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: fragmented))
+        var inputs = [fragmented]
+        if Locations.corpusAvailable { inputs.append(Locations.corpusFile("androidx__sample_fragmented.mp4")) }
+        for input in inputs {
+            let bogus = try #require(Probe.run(input).duration)
+            #expect(bogus > 3600, "ffprobe takes the header at its word: \(bogus) s")
+            let json = try Self.probeJSON(input)
+            let duration = json["duration"] as? Double ?? -1
+            let content = try Self.contentEnd(input) - (Double(try Probe.run(input).format["start_time"] as? String ?? "0") ?? 0)
+            #expect(abs(duration - content) < 0.001, "\(input): \(duration) s, the fragments hold \(content) s")
+            for track in Self.tracks(json) {
+                #expect((track["duration"] as? Double ?? -1) <= content + 0.001, "track \(track["index"] ?? "?"): \(track["duration"] ?? "none")")
+            }
+        }
+    }
+
     @Test func probeOfABadFileIsOneLineAndExit66() throws {
         let folder = TemporaryDirectory()
         let result = try avpipe(["probe", folder.file("missing.mp4")])

@@ -79,7 +79,9 @@ public final class Demuxer: Sendable {
         self.source = source
         // The probing context only describes the file; each consumed track gets its own context.
         let context = try InputContext(source: source, policy: options.inputPolicy, interrupt: interrupt)
-        info = MediaInfo(context: context)
+        let described = MediaInfo(context: context)
+        info = context.canSeek && FragmentedDuration.isUnknown(described)
+            ? FragmentedDuration.measured(described, source: source, policy: options.inputPolicy) : described
         coverArt = (0..<context.streamCount).lazy.compactMap { CoverArt(stream: context.stream($0)) }.first
         parameters = try (0..<context.streamCount).map { index throws(AVPipelineError) in
             try CodecParameters(copying: context.stream(index).pointee.codecpar)

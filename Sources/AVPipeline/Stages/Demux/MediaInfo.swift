@@ -7,11 +7,11 @@ public struct MediaInfo: Sendable {
     public let formatName: String
     public let formatLongName: String?
     /// Container duration, when known.
-    public let duration: MediaTime?
+    public internal(set) var duration: MediaTime?
     /// Overall bit rate in bits per second, when known.
-    public let bitRate: Int?
+    public internal(set) var bitRate: Int?
     /// Every track in container order.
-    public let tracks: [TrackInfo]
+    public internal(set) var tracks: [TrackInfo]
     /// Where the file's timeline starts (the earliest presentation time), when known: an MPEG-TS
     /// often starts well after 0. `Demuxer.seek(to:)` takes times on this timeline.
     public let startTime: MediaTime?
@@ -40,10 +40,10 @@ public struct TrackInfo: Sendable {
     public let codecTag: String?
     public let profile: String?
     public let timeBase: Rational
-    public let duration: MediaTime?
+    public internal(set) var duration: MediaTime?
     /// Where the track's presentation starts, when known (0 for an MP4 whose edit list skips the priming).
     public let startTime: MediaTime?
-    public let bitRate: Int?
+    public internal(set) var bitRate: Int?
     public let language: String?
     /// The track's tags (language, handler name, title…), as FFmpeg names them.
     public let metadata: [String: String]
