@@ -86,6 +86,9 @@ struct Remux: AsyncParsableCommand {
             let muxer = try Muxer(path: output, options: options)
             try muxer.addTracks(of: demuxer, plan: plan, label: input)
             if !plan.leftOut.isEmpty { printNotice("not copied into \(output): \(plan.leftOut.joined(separator: "; "))") }
+            if !plan.conversionsText.isEmpty {
+                printNotice("\(container.rawValue.uppercased()) cannot hold these subtitles as they are; converted: \(plan.conversionsText.joined(separator: "; "))")
+            }
             let progress = ProgressLine(total: demuxer.info.duration)
             let summary = try await muxer.run(progress: progress.update)
             progress.finish(at: summary.duration)

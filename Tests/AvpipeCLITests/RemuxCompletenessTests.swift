@@ -105,9 +105,15 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: folder.file("none.mp4")))
     }
 
-    /// SubRip stays SubRip in Matroska (mkvmerge reads it back); MP4 cannot hold it, nor Matroska
-    /// mov_text: the notice names the track, the rest is copied.
-    @Test func whatTheTargetCannotHoldIsNamedAndTheRestCopied() throws {
+    /// The cues of a file's first subtitle track as ffmpeg writes them to SubRip: text and times.
+    static func cues(_ path: String) throws -> String {
+        try Subprocess.run("ffmpeg", ["-v", "error", "-i", path, "-map", "0:s:0", "-f", "srt", "-"]).stdoutText
+    }
+
+    /// SubRip stays SubRip in Matroska (mkvmerge reads it back). Text subtitles a target cannot
+    /// hold as they are are converted — SubRip to MP4's mov_text, mov_text to Matroska's SubRip —
+    /// with the same cues; picture subtitles (DVD) cannot go into MP4, which the notice names.
+    @Test func subtitlesAreKeptConvertedOrNamed() throws {
         let folder = TemporaryDirectory()
         let mkvFilm = try Self.film(in: folder, subtitleCodec: "srt", name: "film.mkv")
         let mkv = folder.file("copy.mkv")
@@ -119,15 +125,37 @@ import TestSupport
         #expect(tracks.map { $0["type"] as? String } == ["video", "audio", "audio", "subtitles"])
         #expect(try Self.chapters(mkv) == Self.chapters(mkvFilm))
 
-        let mp4 = folder.file("copy.mp4")
-        let dropped = try avpipe(["remux", mkvFilm, mp4])
-        #expect(dropped.status == 0, "\(dropped.stderrText)")
-        #expect(dropped.stderrText.contains("not copied into \(mp4): subtitle track 3 (subrip, deu): MP4 cannot hold subrip"), "\(dropped.stderrText)")
-        #expect(try Self.streams(mp4).map(\.type) == ["video", "audio", "audio"])
+        // The oracle for a conversion: ffmpeg's, asked for explicitly (its plain copy refuses).
+        let mp4 = folder.file("copy.mp4"), theirMP4 = folder.file("ffmpeg.mp4")
+        let toMP4 = try avpipe(["remux", mkvFilm, mp4])
+        #expect(toMP4.status == 0, "\(toMP4.stderrText)")
+        #expect(toMP4.stderrText.contains("converted: subtitle track 3 (subrip, deu) as mov_text"), "\(toMP4.stderrText)")
+        #expect(try Self.streams(mp4).last == Stream(type: "subtitle", codec: "mov_text", language: "deu"))
+        try MediaFactory.ffmpeg(["-v", "error", "-i", mkvFilm, "-map", "0", "-c", "copy", "-c:s", "mov_text", theirMP4])
+        let cues = try Self.cues(mp4), theirCues = try Self.cues(theirMP4)
+        #expect(cues.contains("Hello") && cues.contains("World") && cues == theirCues, "\(cues)")
 
-        let fromMP4 = try avpipe(["remux", try Self.film(in: folder), folder.file("from-mp4.mkv")])
-        #expect(fromMP4.status == 0, "\(fromMP4.stderrText)")
-        #expect(fromMP4.stderrText.contains("subtitle track 3 (tx3g, deu): MKV cannot hold mov_text"), "\(fromMP4.stderrText)")
+        let mp4Film = try Self.film(in: folder)
+        let mkvFromMP4 = folder.file("from-mp4.mkv"), theirMKV = folder.file("ffmpeg.mkv")
+        let toMKV = try avpipe(["remux", mp4Film, mkvFromMP4])
+        #expect(toMKV.status == 0, "\(toMKV.stderrText)")
+        #expect(toMKV.stderrText.contains("converted: subtitle track 3 (tx3g, deu) as subrip"), "\(toMKV.stderrText)")
+        #expect(try ContainerOracles.mkvmergeTracks(mkvFromMP4).last?["codec"] as? String == "SubRip/SRT")
+        try MediaFactory.ffmpeg(["-v", "error", "-i", mp4Film, "-map", "0:v", "-map", "0:a", "-map", "0:s", "-c", "copy", "-c:s", "srt", theirMKV])
+        let converted = try Self.cues(mkvFromMP4), theirConversion = try Self.cues(theirMKV)
+        #expect(converted.contains("World") && converted == theirConversion, "\(converted)")
+    }
+
+    /// A timecode track (data) has no place in a copy: the notice names it.
+    @Test func aDataTrackIsNamedInTheNotice() throws {
+        let folder = TemporaryDirectory()
+        let clip = try DemuxMedia.movie(folder.file("timecode.mov"), seconds: 1, extraArguments: ["-timecode", "01:00:00:00"])
+        #expect(try Probe.run(clip).streams.contains { $0["codec_type"] as? String == "data" }, "the generated clip must have a tmcd track")
+        let out = folder.file("copy.mp4")
+        let run = try avpipe(["remux", clip, out])
+        #expect(run.status == 0, "\(run.stderrText)")
+        #expect(run.stderrText.contains("not copied into \(out): data track 2 (tmcd, eng): only audio, video and subtitles are copied"), "\(run.stderrText)")
+        #expect(try Self.streams(out).map(\.type) == ["video", "audio"])
     }
 
     /// An MPEG-TS starts 1.4 s in (the muxer's default delay): the copy starts at 0 with the same

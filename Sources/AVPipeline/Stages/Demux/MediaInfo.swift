@@ -82,6 +82,11 @@ public struct TrackInfo: Sendable {
     public let frameRate: Rational?
     /// An attached picture (album art), not a moving video track.
     public let isCoverArt: Bool
+
+    /// Subtitles made of text (SubRip, ASS, mov_text, WebVTT…) rather than pictures.
+    public var isTextSubtitle: Bool {
+        kind == .subtitle && (avcodec_descriptor_get(codec.avID).map { $0.pointee.props & avp_codec_prop_text_sub() != 0 } ?? false)
+    }
 }
 
 extension TrackInfo {

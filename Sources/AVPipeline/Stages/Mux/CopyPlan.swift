@@ -18,6 +18,9 @@ public struct CopyPlan: Sendable {
     public let tracks: [TrackInfo]
     /// Tracks and other parts of the input the copy leaves out, each with the reason.
     public let leftOut: [String]
+    /// Text subtitle tracks (by input index) the target cannot hold as they are, and the text
+    /// format they are converted to on the way (see `SubtitleConverter`).
+    public let conversions: [Int: Codec]
 
     /// `coverArt`: whether the copy wants the input's cover picture (which only MP4 and M4A keep).
     public init(info: MediaInfo, container: MuxContainer, audio: Choice = .all, video: Choice = .all,
@@ -27,10 +30,15 @@ public struct CopyPlan: Sendable {
             + (subtitles ? info.subtitleTracks : [])
         var tracks: [TrackInfo] = []
         var leftOut: [String] = []
+        var conversions: [Int: Codec] = [:]
         for track in info.tracks {
             if chosen.contains(where: { $0.index == track.index }) {
                 if let format, avformat_query_codec(format, track.codec.avID, 0) == 1 {
                     tracks.append(track)
+                } else if track.kind == .subtitle, track.isTextSubtitle, let target = Self.textSubtitleCodec(of: container),
+                          avcodec_find_decoder(track.codec.avID) != nil, avcodec_find_encoder(target.avID) != nil {
+                    tracks.append(track)
+                    conversions[track.index] = target
                 } else {
                     leftOut.append("\(Self.describe(track)): \(container.rawValue.uppercased()) cannot hold \(track.codec)")
                 }
@@ -46,6 +54,21 @@ public struct CopyPlan: Sendable {
         }
         self.tracks = tracks
         self.leftOut = leftOut
+        self.conversions = conversions
+    }
+
+    /// The text subtitle format each container holds.
+    static func textSubtitleCodec(of container: MuxContainer) -> Codec? {
+        switch container {
+        case .mp4, .m4a, .mov: Codec(AV_CODEC_ID_MOV_TEXT)
+        case .mkv: Codec(AV_CODEC_ID_SUBRIP)
+        case .webm: Codec(AV_CODEC_ID_WEBVTT)
+        }
+    }
+
+    /// "subtitle track 3 (subrip, deu) as mov_text", one per conversion, in track order.
+    public var conversionsText: [String] {
+        tracks.compactMap { track in conversions[track.index].map { "\(Self.describe(track)) as \($0)" } }
     }
 
     private static func pick(_ candidates: [TrackInfo], _ choice: Choice, kind: String) throws(AVPipelineError) -> [TrackInfo] {
@@ -82,7 +105,13 @@ extension Muxer {
             switch track.kind {
             case .audio: try addAudio(DemuxedAudioTrack(demuxer: demuxer, track: track), label: label)
             case .video: try addVideo(DemuxedVideoTrack(demuxer: demuxer, track: track), label: label)
-            case .subtitle: try addSubtitles(DemuxedSubtitleTrack(demuxer: demuxer, track: track), label: label)
+            case .subtitle:
+                let subtitles = try DemuxedSubtitleTrack(demuxer: demuxer, track: track)
+                if let target = plan.conversions[track.index] {
+                    try addSubtitles(SubtitleConverter(subtitles, to: target), label: label)
+                } else {
+                    try addSubtitles(subtitles, label: label)
+                }
             default: continue
             }
         }

@@ -74,6 +74,9 @@ public final class Muxer {
     private let file: AtomicOutputFile
     private var tracks: [MuxTrack] = []
     private var started = false
+    /// The input time that becomes 0 in the output: `Options.timelineOrigin`, moved where the
+    /// container needs it (see `startNonNegative`).
+    private var origin: MediaTime?
     /// The priming and padding the finished file records (one AAC track, no video), after `run`.
     public private(set) var gapless: GaplessInfo?
 
@@ -161,13 +164,19 @@ public final class Muxer {
         started = true
         guard !tracks.isEmpty else { throw AVPipelineError.invalidOption(name: "tracks", value: "none", reason: "add at least one input") }
 
-        var queue = InterleavingQueue<Packet>(inputCount: tracks.count)
+        origin = options.timelineOrigin
+        var firsts: [Packet?] = []
         for (index, track) in tracks.enumerated() {
             try checkCancellation()
             try await track.prepare()
-            if let packet = try await nextPacket(of: index) { queue.put(packet, at: Self.decodeTime(packet, track), input: index) }
+            firsts.append(try await nextPacket(of: index))
         }
-        let chapters = options.timelineOrigin.map { origin in options.chapters.map { $0.shifted(back: origin) } } ?? options.chapters
+        try startNonNegative(firsts)
+        var queue = InterleavingQueue<Packet>(inputCount: tracks.count)
+        for (index, packet) in firsts.enumerated() {
+            if let packet { queue.put(packet, at: Self.decodeTime(packet, tracks[index]), input: index) }
+        }
+        let chapters = origin.map { origin in options.chapters.map { $0.shifted(back: origin) } } ?? options.chapters
 
         let writer = try MuxWriter(path: file.temporaryPath, finalPath: path, container: container,
                                    tracks: tracks, metadata: options.metadata, chapters: chapters, coverArt: storesCoverArt ? options.coverArt : nil,
@@ -217,13 +226,31 @@ public final class Muxer {
     /// Track `index`'s next packet, moved onto the output's timeline.
     private func nextPacket(of index: Int) async throws -> Packet? {
         guard let packet = try await tracks[index].next() else { return nil }
-        if let origin = options.timelineOrigin, origin.value != 0 {
-            let offset = origin.converted(to: tracks[index].timeBase).value
-            let p = packet.pointer
-            if p.pointee.pts != avp_nopts_value() { p.pointee.pts -= offset }
-            if p.pointee.dts != avp_nopts_value() { p.pointee.dts -= offset }
-        }
+        if let origin, origin.value != 0 { shift(packet, of: index, back: origin) }
         return packet
+    }
+
+    private func shift(_ packet: Packet, of index: Int, back offset: MediaTime) {
+        let ticks = offset.converted(to: tracks[index].timeBase).value
+        let p = packet.pointer
+        if p.pointee.pts != avp_nopts_value() { p.pointee.pts -= ticks }
+        if p.pointee.dts != avp_nopts_value() { p.pointee.dts -= ticks }
+    }
+
+    /// Matroska stores no time before 0 that its readers agree on (FFmpeg reads such a block
+    /// without a timestamp), and libavformat's own shift, decided on the first packet written,
+    /// misses a track whose first packet comes later (AAC priming behind a video's first frame).
+    /// So every track moves later by the same amount, until the earliest first packet shows at 0.
+    private func startNonNegative(_ firsts: [Packet?]) throws {
+        guard container.isMatroska else { return }
+        let starts = firsts.enumerated().compactMap { index, packet in
+            packet.flatMap { MediaTime(ffmpeg: $0.pointer.pointee.pts, timeBase: tracks[index].timeBase) }
+        }
+        guard let earliest = starts.min(), earliest.value < 0 else { return }
+        for (index, packet) in firsts.enumerated() {
+            if let packet { shift(packet, of: index, back: earliest) }
+        }
+        origin = (origin ?? MediaTime(value: 0, timeBase: earliest.timeBase)) + earliest
     }
 
     /// MP4 and M4A keep a cover in their `covr` tag; MOV and Matroska have no such place.
