@@ -158,14 +158,21 @@ import TestSupport
         #expect(try Self.streams(out).map(\.type) == ["video", "audio"])
     }
 
-    /// An MPEG-TS starts 1.4 s in (the muxer's default delay): the copy starts at 0 with the same
-    /// A/V offset, lasts as long as the content, as ffmpeg's copy does.
-    @Test func aTransportStreamsTimelineStartsAtZero() throws {
+    /// An MPEG-TS starts 1.4 s in (the muxer's default delay), or just before its 33-bit clock
+    /// wraps (26.5 h): the copy starts at 0 with the same A/V offset and lasts as long as the
+    /// content, as ffmpeg's copy does.
+    @Test(arguments: [0, 95_442])
+    func aTransportStreamsTimelineStartsAtZero(offset: Int) throws {
         let folder = TemporaryDirectory()
-        let ts = try DemuxMedia.movie(folder.file("in.ts"), seconds: 2.6)
+        let ts = try DemuxMedia.movie(folder.file("in.ts"), seconds: 2.6, extraArguments: offset == 0 ? [] : ["-output_ts_offset", "\(offset)"])
         let source = try Probe.run(ts)
         let sourceStart = try #require(source.double("start_time", stream: 0))
-        #expect(sourceStart > 1, "the generated TS starts late: \(sourceStart)")
+        if offset == 0 {
+            #expect(sourceStart > 1, "the generated TS starts late: \(sourceStart)")
+        } else {
+            let times = try Probe.packets(ts, stream: "v:0").compactMap { ($0["pts"] as? NSNumber)?.intValue }
+            #expect(times.contains { $0 < 0 } && times.contains { $0 > 0 }, "the generated TS's clock wraps (FFmpeg reads it on from below 0)")
+        }
         let ours = folder.file("ours.mp4")
         let run = try avpipe(["remux", ts, ours])
         #expect(run.status == 0, "\(run.stderrText)")
