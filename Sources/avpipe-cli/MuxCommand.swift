@@ -31,14 +31,16 @@ struct Mux: AsyncParsableCommand {
 
     func validate() throws {
         guard video != nil || audio != nil else { throw ValidationError("nothing to mux: pass --video and/or --audio") }
-        try MuxLayoutOptions.validateOutput(output)
+        try layout.validateOutput(output)
         for input in [video, audio].compactMap({ $0 }) { try OutputPaths.ensureDistinct(input: input, output: output) }
     }
 
     func run() async throws {
         let (video, audio, output, fps) = (video, audio, output, fps?.rate)
         let demuxerOptions = inputOptions.demuxerOptions
-        let options = layout.options(overwrite: outputOptions.overwrite)
+        var layoutOptions = layout.options(overwrite: outputOptions.overwrite)
+        layoutOptions.container = layout.container(for: output)
+        let options = layoutOptions
         try await CommandRunner.run(logging: logging) {
             let muxer = try Muxer(path: output, options: options)
             let videoDemuxer = try video.map { try Demuxer(path: $0, options: demuxerOptions) }

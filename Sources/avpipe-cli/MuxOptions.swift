@@ -12,17 +12,32 @@ struct MuxLayoutOptions: ParsableArguments {
     @Flag(help: "Write no faster than real time, like a live recording.")
     var realtime = false
 
+    @Option(help: ArgumentHelp("Container, over the output's extension: mp4, m4a, mov, mkv, webm or ts (the default for '-', standard output).",
+                               valueName: "name"))
+    var format: MuxContainer?
+
     func options(overwrite: Bool) -> Muxer.Options {
         Muxer.Options(faststart: !noFaststart, fragmented: fragmented, overwrite: overwrite, realtime: realtime)
     }
 
-    static func validateOutput(_ output: String) throws {
-        guard MuxContainer(path: output) != nil else {
+    /// The container `output` is written in: `--format`, else its extension; standard output
+    /// streams MPEG-TS unless told otherwise.
+    func container(for output: String) -> MuxContainer? {
+        format ?? (output == OutputPaths.standardOutput ? .ts : MuxContainer(path: output))
+    }
+
+    func validateOutput(_ output: String) throws {
+        guard container(for: output) != nil else {
             let ext = OutputPaths.fileExtension(output)
-            throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use \(MuxContainer.extensionsText)")
+            throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use \(MuxContainer.extensionsText), or --format")
+        }
+        if output == OutputPaths.standardOutput, let container = container(for: output), !container.streams, !fragmented {
+            throw ValidationError("an \(container.rawValue.uppercased()) written to standard output must be --fragmented (its index cannot be written back); or use --format ts or mkv")
         }
     }
 }
+
+extension MuxContainer: ExpressibleByArgument {}
 
 /// A frame rate typed as `25`, `29.97` or `30000/1001`.
 struct FrameRateArgument: ExpressibleByArgument {

@@ -49,8 +49,8 @@ struct Remux: AsyncParsableCommand {
         guard !(audioOnly && videoOnly) else { throw ValidationError("--audio-only and --video-only exclude each other") }
         if audioOnly && videoTrack != nil { throw ValidationError("--audio-only copies no video: drop --video-track") }
         if videoOnly && audioTrack != nil { throw ValidationError("--video-only copies no audio: drop --audio-track") }
-        try MuxLayoutOptions.validateOutput(output)
-        if (videoOnly || videoTrack != nil) && MuxContainer(path: output) == .m4a {
+        try layout.validateOutput(output)
+        if (videoOnly || videoTrack != nil) && layout.container(for: output) == .m4a {
             throw ValidationError("an .m4a file holds audio: use .mp4 or .mov for video")
         }
         try OutputPaths.ensureDistinct(input: input, output: output)
@@ -59,7 +59,7 @@ struct Remux: AsyncParsableCommand {
     func run() async throws {
         let (input, output) = (input, output)
         let demuxerOptions = inputOptions.demuxerOptions
-        let container = MuxContainer(path: output)!
+        let container = layout.container(for: output)!
         // An .m4a is audio by definition; otherwise what was asked for, else everything.
         let video: CopyPlan.Choice = audioOnly || container == .m4a ? .none : videoTrack?.choice ?? .all
         let audio: CopyPlan.Choice = videoOnly ? .none : audioTrack?.choice ?? .all
@@ -68,7 +68,7 @@ struct Remux: AsyncParsableCommand {
         try await CommandRunner.run(logging: logging) {
             let demuxer = try Demuxer(path: input, options: demuxerOptions)
             let plan = try CopyPlan(info: demuxer.info, container: container, audio: audio, video: video,
-                                    subtitles: subtitles, coverArt: keepsMetadata)
+                                    subtitles: subtitles, coverArt: keepsMetadata, chapters: keepsMetadata)
             guard !plan.tracks.isEmpty else {
                 if !plan.leftOut.isEmpty {
                     throw AVPipelineError.unsupportedFormat("nothing in '\(input)' can be copied into \(container.rawValue.uppercased()): \(plan.leftOut.joined(separator: "; "))")
@@ -76,6 +76,7 @@ struct Remux: AsyncParsableCommand {
                 throw video != .none && audio == .none ? AVPipelineError.noVideoStream(path: input) : AVPipelineError.noAudioStream(path: input)
             }
             var options = baseOptions
+            options.container = container
             options.keepsTrackMetadata = keepsMetadata
             options.timelineOrigin = plan.timelineOrigin
             if keepsMetadata {

@@ -190,6 +190,28 @@ import TestSupport
         #expect(try Self.packetHashes(ours, stream: "a:0") == Self.packetHashes(folder.file("ffmpeg.mp4"), stream: "a:0"))
     }
 
+    /// Into MPEG-TS: Annex B video, ADTS audio, at the times ffmpeg's copy gives them; what TS
+    /// cannot hold (mov_text, chapters) is named.
+    @Test func aTransportStreamOutputCarriesWhatFFmpegsDoes() throws {
+        let folder = TemporaryDirectory()
+        let film = try Self.film(in: folder)
+        let ours = folder.file("ours.ts"), theirs = folder.file("ffmpeg.ts")
+        let run = try avpipe(["remux", film, ours])
+        #expect(run.status == 0, "\(run.stderrText)")
+        #expect(run.stderrText.contains("subtitle track 3 (tx3g, deu): TS cannot hold mov_text; 2 chapters: TS has no place for them"),
+                "\(run.stderrText)")
+        try MediaFactory.ffmpeg(["-v", "error", "-i", film, "-map", "0:v", "-map", "0:a", "-c", "copy", theirs])
+        #expect(try Self.streams(ours).map(\.codec) == ["h264", "aac", "aac"])
+        for stream in ["v:0", "a:0", "a:1"] {
+            let hashes = { (path: String) in
+                try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "packet=pts,dts,data_hash",
+                                               "-show_data_hash", "MD5", "-of", "csv=p=0", path]).stdoutText
+            }
+            let ourHashes = try hashes(ours), theirHashes = try hashes(theirs)
+            #expect(!ourHashes.isEmpty && ourHashes == theirHashes, "\(stream): the same packets at the same times as ffmpeg's")
+        }
+    }
+
     /// Matroska stores no decode times: a B-frame stream gets them as ffmpeg gives them.
     @Test func anMKVWithBFramesIsCopied() throws {
         let folder = TemporaryDirectory()

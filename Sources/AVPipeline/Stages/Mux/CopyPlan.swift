@@ -22,10 +22,10 @@ public struct CopyPlan: Sendable {
     /// format they are converted to on the way (see `SubtitleConverter`).
     public let conversions: [Int: Codec]
 
-    /// `coverArt`: whether the copy wants the input's cover picture (which only MP4 and M4A keep).
+    /// `coverArt`, `chapters`: whether the copy wants the input's cover picture (which only MP4
+    /// and M4A keep) and chapters (which MPEG-TS cannot hold).
     public init(info: MediaInfo, container: MuxContainer, audio: Choice = .all, video: Choice = .all,
-                subtitles: Bool = true, coverArt: Bool = true) throws(AVPipelineError) {
-        let format = av_guess_format(container.muxerName, nil, nil)
+                subtitles: Bool = true, coverArt: Bool = true, chapters: Bool = true) throws(AVPipelineError) {
         let chosen = try Self.pick(info.audioTracks, audio, kind: "audio") + Self.pick(info.videoTracks, video, kind: "video")
             + (subtitles ? info.subtitleTracks : [])
         var tracks: [TrackInfo] = []
@@ -33,7 +33,7 @@ public struct CopyPlan: Sendable {
         var conversions: [Int: Codec] = [:]
         for track in info.tracks {
             if chosen.contains(where: { $0.index == track.index }) {
-                if let format, avformat_query_codec(format, track.codec.avID, 0) == 1 {
+                if container.canHold(track.codec) {
                     tracks.append(track)
                 } else if track.kind == .subtitle, track.isTextSubtitle, let target = Self.textSubtitleCodec(of: container),
                           avcodec_find_decoder(track.codec.avID) != nil, avcodec_find_encoder(target.avID) != nil {
@@ -52,6 +52,9 @@ public struct CopyPlan: Sendable {
                 leftOut.append("\(Self.describe(track)): only audio, video and subtitles are copied")
             }
         }
+        if chapters && container == .ts && !info.chapters.isEmpty {
+            leftOut.append("\(info.chapters.count) chapter\(info.chapters.count == 1 ? "" : "s"): TS has no place for them")
+        }
         self.tracks = tracks
         self.leftOut = leftOut
         self.conversions = conversions
@@ -63,6 +66,7 @@ public struct CopyPlan: Sendable {
         case .mp4, .m4a, .mov: Codec(AV_CODEC_ID_MOV_TEXT)
         case .mkv: Codec(AV_CODEC_ID_SUBRIP)
         case .webm: Codec(AV_CODEC_ID_WEBVTT)
+        case .ts: nil
         }
     }
 

@@ -1,5 +1,7 @@
-/// The containers the Muxer writes, each one of libavformat's muxers: the ISO-BMFF flavours and
-/// Matroska.
+internal import CFFmpeg
+
+/// The containers the Muxer writes, each one of libavformat's muxers: the ISO-BMFF flavours,
+/// Matroska and MPEG-TS.
 public enum MuxContainer: String, Sendable, CaseIterable {
     /// `.mp4` (the `mp4` muxer).
     case mp4
@@ -11,6 +13,8 @@ public enum MuxContainer: String, Sendable, CaseIterable {
     case mkv
     /// `.webm`: Matroska restricted to the web's codecs (the `webm` muxer).
     case webm
+    /// `.ts`: MPEG transport stream (the `mpegts` muxer): H.264/H.265 as Annex B, AAC as ADTS.
+    case ts
 
     var muxerName: String {
         switch self {
@@ -19,17 +23,40 @@ public enum MuxContainer: String, Sendable, CaseIterable {
         case .mov: "mov"
         case .mkv: "matroska"
         case .webm: "webm"
+        case .ts: "mpegts"
         }
     }
 
     /// MP4, M4A and MOV: one index (`moov`), edit lists, `ilst` tags.
     var isISOBMFF: Bool { self == .mp4 || self == .m4a || self == .mov }
 
-    /// Matroska and WebM: written front to back, so they can go to a pipe unfragmented.
+    /// Matroska and WebM.
     var isMatroska: Bool { self == .mkv || self == .webm }
 
+    /// Written front to back, never going back to fill in an index: can go to a pipe as it is
+    /// (an MP4 there must be fragmented).
+    public var streams: Bool { isMatroska || self == .ts }
+
+    /// Whether this container can hold a stream of `codec`, as libavformat's muxer says.
+    public func canHold(_ codec: Codec) -> Bool {
+        // The mpegts muxer has no codec table: it writes any other codec as private data that
+        // no reader will recognise, so only the stream types it maps count.
+        if self == .ts { return Self.transportStreamCodecs.contains(codec.avID.rawValue) }
+        guard let format = av_guess_format(muxerName, nil, nil) else { return false }
+        return avformat_query_codec(format, codec.avID, 0) == 1
+    }
+
+    /// The codecs FFmpeg's mpegts muxer gives a stream type of their own.
+    private static let transportStreamCodecs: Set<UInt32> = Set([
+        AV_CODEC_ID_H264, AV_CODEC_ID_HEVC, AV_CODEC_ID_MPEG1VIDEO, AV_CODEC_ID_MPEG2VIDEO, AV_CODEC_ID_MPEG4,
+        AV_CODEC_ID_VC1, AV_CODEC_ID_DIRAC, AV_CODEC_ID_CAVS, AV_CODEC_ID_AVS2,
+        AV_CODEC_ID_AAC, AV_CODEC_ID_AAC_LATM, AV_CODEC_ID_MP2, AV_CODEC_ID_MP3, AV_CODEC_ID_AC3, AV_CODEC_ID_EAC3,
+        AV_CODEC_ID_DTS, AV_CODEC_ID_TRUEHD, AV_CODEC_ID_OPUS, AV_CODEC_ID_S302M,
+        AV_CODEC_ID_DVB_SUBTITLE, AV_CODEC_ID_DVB_TELETEXT,
+    ].map(\.rawValue))
+
     /// The extensions `init(path:)` knows, for messages.
-    public static let extensionsText = ".mp4, .m4a, .mov, .mkv or .webm"
+    public static let extensionsText = ".mp4, .m4a, .mov, .mkv, .webm or .ts"
 
     /// The container a file name's extension asks for (`x.m4a` → `.m4a`), nil when it names none.
     public init?(path: String) {
@@ -41,6 +68,7 @@ public enum MuxContainer: String, Sendable, CaseIterable {
         case "mov", "qt": self = .mov
         case "mkv", "mka": self = .mkv
         case "webm": self = .webm
+        case "ts", "mts": self = .ts
         default: return nil
         }
     }

@@ -1,7 +1,7 @@
 internal import CFFmpeg
 
-/// Writes any number of encoded audio, video and subtitle streams into one MP4/M4A/MOV or
-/// Matroska/WebM file with libavformat's muxers.
+/// Writes any number of encoded audio, video and subtitle streams into one MP4/M4A/MOV,
+/// Matroska/WebM or MPEG-TS file with libavformat's muxers.
 ///
 /// The Muxer *pulls*: it keeps exactly one waiting packet per input and always writes the one with
 /// the earliest decode time, then asks that same input for its next packet. No input runs ahead
@@ -88,7 +88,7 @@ public final class Muxer {
         guard options.fragmentDuration.value > 0 else {
             throw AVPipelineError.invalidOption(name: "fragment duration", value: "\(options.fragmentDuration)", reason: "must be positive")
         }
-        if path == AtomicOutputFile.standardOutput && !options.fragmented && container.isISOBMFF {
+        if path == AtomicOutputFile.standardOutput && !options.fragmented && !container.streams {
             throw AVPipelineError.invalidOption(name: "output", value: path,
                                                 reason: "an MP4 written to standard output must be fragmented (its index cannot be written back)")
         }
@@ -130,7 +130,7 @@ public final class Muxer {
     }
 
     /// Adds a subtitle stream (e.g. a `DemuxedSubtitleTrack`) as it is; returns its track index.
-    /// MP4 and MOV hold mov_text; `canStore(_:)` says whether this container takes a codec.
+    /// MP4 and MOV hold mov_text; `MuxContainer.canHold(_:)` says whether a container takes a codec.
     @discardableResult
     public func addSubtitles<Upstream: SampleSource>(_ source: Upstream, label: String? = nil) throws -> Int
     where Upstream.Buffer == EncodedSubtitlePacket {
@@ -140,16 +140,10 @@ public final class Muxer {
                                 metadata: options.keepsTrackMetadata ? format.metadata : [:]))
     }
 
-    /// Whether this muxer's container can hold a stream of `codec`.
-    public func canStore(_ codec: Codec) -> Bool {
-        guard let format = av_guess_format(container.muxerName, nil, nil) else { return false }
-        return avformat_query_codec(format, codec.avID, 0) == 1
-    }
 
     private func add(_ track: MuxTrack) throws -> Int {
         guard !started else { throw AVPipelineError.invalidOption(name: "track", value: track.label, reason: "the muxer is already running") }
-        guard let format = av_guess_format(container.muxerName, nil, nil),
-              avformat_query_codec(format, track.codecID, 0) == 1 else {
+        guard container.canHold(Codec(track.codecID)) else {
             throw AVPipelineError.unsupportedCodec("\(Codec(track.codecID)) cannot be stored in \(container.rawValue) (\(track.label))")
         }
         tracks.append(track)
@@ -288,6 +282,13 @@ public final class Muxer {
             // fragment duration and hands it to the OS at once.
             let milliseconds = options.fragmentDuration.converted(to: Rational(1, 1000)).value
             return options.fragmented ? ["cluster_time_limit": "\(milliseconds)", "flush_packets": "1"] : [:]
+        }
+        if container == .ts {
+            // A transport stream is always readable up to its last packet; "fragmented" only
+            // hands what is written to the OS at once. max_delay: the 0.7 s of decoder buffering
+            // ffmpeg allows, which puts the first presentation 1.4 s after the clock starts, as
+            // players (and the T-STD buffer model) expect.
+            return ["max_delay": "700000"].merging(options.fragmented ? ["flush_packets": "1"] : [:]) { $1 }
         }
         if options.fragmented {
             let microseconds = options.fragmentDuration.converted(to: Rational(1, 1_000_000)).value
