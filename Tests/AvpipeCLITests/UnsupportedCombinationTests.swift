@@ -24,7 +24,25 @@ import TestSupport
         return path
     }
 
+    /// An M4A whose AudioSpecificConfig says AAC-LD (object type 23), patched into an AAC-LC file
+    /// made by ffmpeg: like xHE-AAC (42), a profile ADTS has no header fields for.
+    static func aacLD(_ folder: TemporaryDirectory) throws -> String {
+        let path = folder.file("in.m4a")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "aac", path])
+        var bytes = try fileBytes(path)
+        // esds → DecoderSpecificInfo (tag 5, ffmpeg's 4-byte length 80 80 80 05) → the config,
+        // whose first 5 bits are the object type.
+        let esds = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("esds".utf8)) })
+        let info = try #require((esds..<bytes.count).first { bytes[$0...].starts(with: [0x05, 0x80, 0x80, 0x80]) }) + 5
+        #expect(bytes[info] >> 3 == 2, "the generated file is AAC-LC")
+        bytes[info] = (23 << 3) | (bytes[info] & 0x07)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     static let cases: [Case] = [
+        Case(name: "demux AAC-LD → ADTS", make: { ["demux", try aacLD($0), "--audio", $0.file("out.aac")] },
+             reason: "MPEG-4 AOT 23 is not allowed in ADTS"),
         Case(name: "remux FLAC → .mp4", make: { ["remux", try flac($0), $0.file("out.mp4")] }, reason: "flac in MP4 support is experimental"),
         Case(name: "mux FLAC → .mp4", make: { ["mux", "--audio", try flac($0), "--out", $0.file("out.mp4")] }, reason: "experimental"),
         Case(name: "remux VP9 → .mov", make: { ["remux", try vp9($0), $0.file("out.mov")] }, reason: "vp9 only supported in MP4"),

@@ -96,11 +96,14 @@ final class OutputContext {
 
     /// A muxer that cannot take its streams (a codec the container has no tag for, a combination
     /// FFmpeg calls experimental, a profile the format cannot signal) answers EINVAL, EXPERIMENTAL,
-    /// PATCHWELCOME or ENOSYS and says why only in its log: that is an unsupported format (exit 69)
+    /// PATCHWELCOME, ENOSYS (or INVALIDDATA with "not allowed") and says why only in its log: that is an unsupported format (exit 69)
     /// with FFmpeg's reason, not an internal failure.
     private func refusal(_ error: AVPipelineError, reason: String?) -> AVPipelineError {
         let refusals = [avp_error_einval(), avp_error_experimental(), avp_error_patchwelcome(), avp_error_enosys()]
-        guard case .ffmpeg(_, let code, _) = error, refusals.contains(code), var reason else { return error }
+        guard case .ffmpeg(_, let code, _) = error, var reason,
+              // The adts muxer answers "invalid data" for an AAC it has no header fields for
+              // (xHE-AAC, AAC-LD/ELD: "MPEG-4 AOT 42 is not allowed in ADTS").
+              refusals.contains(code) || (code == avp_error_invaliddata() && reason.contains("not allowed")) else { return error }
         // FFmpeg's advice is for its own command line.
         if let advice = reason.firstRange(of: ", add '-strict") { reason = String(reason[..<advice.lowerBound]) }
         let muxer = String(cString: pointer.pointee.oformat.pointee.name)
