@@ -128,7 +128,10 @@ struct Encode: AsyncParsableCommand {
                 job.tags = kept.merging(settings) { $1 }.filter { !$0.value.isEmpty }
                 job.coverArt = keepsInputTags ? cover : nil
             }
-            if !selectsPart, let capture = try Self.capture(input, captureOptions) {
+            // Trying the PCM reader first would consume the start of a pipe that holds anything
+            // else, so a pipe is read by the decoder path unless capture options ask for PCM.
+            let readOnce = !Self.isRegularFile(input)
+            if !selectsPart, !readOnce || capturing, let capture = try Self.capture(input, captureOptions) {
                 carry(capture.metadata, nil)
                 try await job.run(capture, duration: capture.duration, overlapped: !capturing)
                 reportTruncations(capture.truncation.map { [$0] } ?? [], input: input)
@@ -144,6 +147,13 @@ struct Encode: AsyncParsableCommand {
             reportTruncations(source.truncations, input: input)
             reportSkippedPackets(source.decoderStatistics)
         }
+    }
+
+    /// Whether `input` is a regular file (which can be opened twice), not a pipe, FIFO or device.
+    static func isRegularFile(_ input: String) -> Bool {
+        var info = stat()
+        let path = ["-", "pipe:", "pipe:0"].contains(input) ? "/dev/stdin" : input
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// The capture stage for a PCM file; nil for any other audio (which the decoder path reads).

@@ -22,6 +22,8 @@ struct MatrixCase: Sendable, CustomTestStringConvertible {
         /// Files a successful run must leave (each checked with ffprobe).
         var outputs: [String]
         var runner: Runner = .plain
+        /// What the command reads on standard input (its input is then `-`).
+        var standardInput: Data?
     }
 
     let name: String
@@ -109,6 +111,7 @@ enum BadInputMatrix {
 
     static var cases: [MatrixCase] {
         unusableInputs + truncatedInputs + wrongExtensions + unsupportedCodecs + absurdOptions + outputFaults
+            + standardInputs + standardOutputs
     }
 
     /// Copies `source` into `folder` under `name` and returns the copy's path.
@@ -296,6 +299,57 @@ enum BadInputMatrix {
 
     static func bigSample(for command: Subcommand) throws -> String {
         command == .encode ? try SampleMedia.bigWAV : try SampleMedia.bigMovie
+    }
+
+    // MARK: Standard input and standard output
+
+    /// `-` as the input: bad bytes are refused as from a file; an intact stream is read whole; an
+    /// MP4 whose index follows its data cannot be read from a pipe (exit 69, with the reason).
+    static var standardInputs: [MatrixCase] {
+        let kinds: [(String, MatrixCase.Outcome, @Sendable (Subcommand) throws -> Data)] = [
+            ("empty", .exit(input), { _ in Data() }),
+            ("random bytes", .exit(input), { _ in SampleMedia.randomBytes(count: 65_536) }),
+            ("text", .exit(input), { _ in Data(String(repeating: "not media at all\n", count: 500).utf8) }),
+            ("intact stream", .exit(0), { command in
+                try Data(contentsOf: URL(fileURLWithPath: try (command == .encode ? SampleMedia.wav : command == .mux ? .h264 : .ts).path))
+            }),
+            ("MP4 with its index at the end", .exit(unsupported), { command in
+                try Data(contentsOf: URL(fileURLWithPath: try (command == .encode ? SampleMedia.mov : .mp4).path))
+            }),
+        ]
+        // play runs in real time (PipeInputTests plays from a pipe); frame seeks.
+        return Subcommand.allCases.filter { $0 != .play && $0 != .frame }.flatMap { command in
+            kinds.filter { !($0.0 == "MP4 with its index at the end" && command == .mux) }.map { kind, outcome, bytes in
+                MatrixCase(name: "\(command) ← stdin: \(kind)", arrange: { folder in
+                    let media: SampleMedia? = kind == "intact stream" ? (command == .encode ? .wav : command == .mux ? .h264 : .ts) : nil
+                    var invocation = command.invocation(input: "-", media: media, outputFolder: folder.path)
+                    invocation.standardInput = try bytes(command)
+                    return invocation
+                }, outcome: outcome)
+            }
+        }
+    }
+
+    /// `-` as the output: a run that fails writes nothing there (stdout stays empty) and leaves
+    /// nothing in the folder; an intact input streams.
+    static var standardOutputs: [MatrixCase] {
+        let commands: [(Subcommand, SampleMedia, @Sendable (String) -> [String])] = [
+            (.decode, .m4a, { ["decode", $0, "--out", "-"] }),
+            (.demux, .mp4Faststart, { ["demux", $0, "--audio", "-"] }),
+            (.encode, .wav, { ["encode", "--in", $0, "--out", "-"] }),
+            (.remux, .mkv, { ["remux", $0, "-"] }),
+            (.mux, .adts, { ["mux", "--audio", $0, "--out", "-"] }),
+        ]
+        return commands.flatMap { command, media, arguments in [
+            MatrixCase(name: "\(command) → stdout ← random bytes", arrange: { folder in
+                let input = folder.file(command.typicalInputName)
+                try SampleMedia.randomBytes(count: 65_536).write(to: URL(fileURLWithPath: input))
+                return .init(arguments: arguments(input), outputs: [])
+            }, outcome: .exit(input)),
+            MatrixCase(name: "\(command) → stdout ← intact \(media.rawValue)", arrange: { folder in
+                .init(arguments: arguments(try copy(media.path, to: folder, as: media.fileName)), outputs: [])
+            }, outcome: .exit(0)),
+        ] }
     }
 
     static var outputFaults: [MatrixCase] {

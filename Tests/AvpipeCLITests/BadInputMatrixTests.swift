@@ -38,7 +38,7 @@ import TestSupport
             #expect(hidden.isEmpty, "temporary files left: \(hidden): \(context)")
         } else {
             #expect(errorLines.count == 1 && lines.last?.hasPrefix("avpipe: error: ") == true, "one error line, last: \(context)")
-            #expect(result.stdout.isEmpty, "\(context)")
+            #expect(result.stdout.isEmpty, "nothing on standard output: \(context)")
             let after = FolderSnapshot(folder.path)
             #expect(after == before, "folder changed: before [\(before)] after [\(after)]: \(context)")
             #expect(leftovers.isEmpty, "left on the full disk: \(leftovers): \(context)")
@@ -60,7 +60,8 @@ import TestSupport
         let outputFolder = invocation.outputs.first.map { ($0 as NSString).deletingLastPathComponent }
         switch invocation.runner {
         case .plain:
-            return (try Subprocess.run(command[0], Array(command.dropFirst()), environment: invocation.environment), [])
+            return (try Subprocess.run(command[0], Array(command.dropFirst()), stdin: invocation.standardInput,
+                                       environment: invocation.environment), [])
         case .readOnlyOutputFolder:
             return (try RestrictedOutput.runWithReadOnlyFolder(try #require(outputFolder), command), [])
         case .fullDisk:
