@@ -19,7 +19,7 @@ struct Avpipe: ParsableCommand {
         143 terminated (SIGTERM).
         """,
         version: "0.1.0",
-        subcommands: [Encode.self, Decode.self, Play.self, Demux.self, Probe.self, Mux.self, Remux.self, Frame.self]
+        subcommands: [Encode.self, Decode.self, Play.self, Demux.self, Probe.self, Mux.self, Remux.self, HLS.self, Frame.self]
     )
 
     /// Parses and runs like swift-argument-parser's own `main`, but reports every error — usage
@@ -52,7 +52,7 @@ struct Avpipe: ParsableCommand {
 /// takes it as `--in`; the others take their input as a bare name, so the `-i` is dropped), and
 /// `avpipe help NAME` with an unknown NAME is a usage error rather than the general help.
 enum FFmpegHabits {
-    static let bareInputCommands: Set<String> = ["decode", "play", "demux", "probe", "remux", "frame"]
+    static let bareInputCommands: Set<String> = ["decode", "play", "demux", "probe", "remux", "hls", "frame"]
 
     static func arguments(_ arguments: [String]) throws -> [String] {
         if arguments.count >= 2, arguments[0] == "help" {

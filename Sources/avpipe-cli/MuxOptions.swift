@@ -12,12 +12,14 @@ struct MuxLayoutOptions: ParsableArguments {
     @Flag(help: "Write no faster than real time, like a live recording.")
     var realtime = false
 
-    @Option(help: ArgumentHelp("Container, over the output's extension: mp4, m4a, mov, mkv, webm or ts (the default for '-', standard output).",
+    @Option(help: ArgumentHelp("Container, over the output's extension: mp4, m4a, mov, mkv, webm, ts (the default for '-', standard output) or hls.",
                                valueName: "name"))
     var format: MuxContainer?
 
+    @OptionGroup var hls: HLSArguments
+
     func options(overwrite: Bool) -> Muxer.Options {
-        Muxer.Options(faststart: !noFaststart, fragmented: fragmented, overwrite: overwrite, realtime: realtime)
+        Muxer.Options(faststart: !noFaststart, fragmented: fragmented, overwrite: overwrite, realtime: realtime, hls: hls.options)
     }
 
     /// The container `output` is written in: `--format`, else its extension; standard output
@@ -38,6 +40,29 @@ struct MuxLayoutOptions: ParsableArguments {
 }
 
 extension MuxContainer: ExpressibleByArgument {}
+
+/// How an `.m3u8` output is cut and published (HLS).
+struct HLSArguments: ParsableArguments {
+    @Option(help: ArgumentHelp("HLS: the segment length aimed at, in seconds (segments start at keyframes).", valueName: "seconds"))
+    var segment: Double = 6
+
+    @Flag(help: "HLS: CMAF/fragmented MP4 segments (NAME-init.mp4 + NAMEn.m4s) instead of MPEG-TS.")
+    var fmp4 = false
+
+    @Flag(help: "HLS: a live stream, published segment by segment, the playlist keeping the last --window segments.")
+    var live = false
+
+    @Option(help: ArgumentHelp("HLS --live: how many segments the playlist keeps (older ones are deleted).", valueName: "count"))
+    var window = 5
+
+    var options: HLSOptions {
+        // Microseconds: exact for any duration typed to the microsecond; 0 or absurd values are
+        // refused by HLSOptions with the number as typed.
+        let micros = segment.isFinite ? Int64(max(-1, min(segment, 1e12)) * 1_000_000) : -1
+        return HLSOptions(segmentDuration: MediaTime(value: micros, timeBase: Rational(1, 1_000_000)),
+                          segments: fmp4 ? .fmp4 : .mpegts, live: live, window: window)
+    }
+}
 
 /// A frame rate typed as `25`, `29.97` or `30000/1001`.
 struct FrameRateArgument: ExpressibleByArgument {

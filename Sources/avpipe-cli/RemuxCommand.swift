@@ -57,44 +57,55 @@ struct Remux: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (input, output) = (input, output)
-        let demuxerOptions = inputOptions.demuxerOptions
         let container = layout.container(for: output)!
         // An .m4a is audio by definition; otherwise what was asked for, else everything.
-        let video: CopyPlan.Choice = audioOnly || container == .m4a ? .none : videoTrack?.choice ?? .all
-        let audio: CopyPlan.Choice = videoOnly ? .none : audioTrack?.choice ?? .all
-        let (subtitles, keepsMetadata) = (!noSubtitles && !audioOnly && !videoOnly, !noMetadata)
-        let baseOptions = layout.options(overwrite: outputOptions.overwrite)
-        try await CommandRunner.run(logging: logging) {
-            let demuxer = try Demuxer(path: input, options: demuxerOptions)
-            let plan = try CopyPlan(info: demuxer.info, container: container, audio: audio, video: video,
-                                    subtitles: subtitles, coverArt: keepsMetadata, chapters: keepsMetadata)
-            guard !plan.tracks.isEmpty else {
-                if !plan.leftOut.isEmpty {
-                    throw AVPipelineError.unsupportedFormat("nothing in '\(input)' can be copied into \(container.rawValue.uppercased()): \(plan.leftOut.joined(separator: "; "))")
-                }
-                throw video != .none && audio == .none ? AVPipelineError.noVideoStream(path: input) : AVPipelineError.noAudioStream(path: input)
+        let job = CopyJob(input: input, output: output, container: container,
+                          audio: videoOnly ? .none : audioTrack?.choice ?? .all,
+                          video: audioOnly || container == .m4a ? .none : videoTrack?.choice ?? .all,
+                          subtitles: !noSubtitles && !audioOnly && !videoOnly, keepsMetadata: !noMetadata,
+                          options: layout.options(overwrite: outputOptions.overwrite), demuxerOptions: inputOptions.demuxerOptions)
+        try await CommandRunner.run(logging: logging) { try await job.run() }
+    }
+}
+
+/// A stream copy of a file's chosen tracks into a container (what `remux` and `hls` do).
+struct CopyJob: Sendable {
+    let input: String, output: String
+    let container: MuxContainer
+    let audio: CopyPlan.Choice, video: CopyPlan.Choice
+    let subtitles: Bool, keepsMetadata: Bool
+    let options: Muxer.Options
+    let demuxerOptions: Demuxer.Options
+
+    func run() async throws {
+        let demuxer = try Demuxer(path: input, options: demuxerOptions)
+        let plan = try CopyPlan(info: demuxer.info, container: container, audio: audio, video: video,
+                                subtitles: subtitles, coverArt: keepsMetadata, chapters: keepsMetadata)
+        guard !plan.tracks.isEmpty else {
+            if !plan.leftOut.isEmpty {
+                throw AVPipelineError.unsupportedFormat("nothing in '\(input)' can be copied into \(container.rawValue.uppercased()): \(plan.leftOut.joined(separator: "; "))")
             }
-            var options = baseOptions
-            options.container = container
-            options.keepsTrackMetadata = keepsMetadata
-            options.timelineOrigin = plan.timelineOrigin
-            if keepsMetadata {
-                options.metadata = demuxer.info.metadata
-                options.chapters = demuxer.info.chapters
-                options.coverArt = demuxer.coverArt
-            }
-            let muxer = try Muxer(path: output, options: options)
-            try muxer.addTracks(of: demuxer, plan: plan, label: input)
-            if !plan.leftOut.isEmpty { printNotice("not copied into \(output): \(plan.leftOut.joined(separator: "; "))") }
-            if !plan.conversionsText.isEmpty {
-                printNotice("\(container.rawValue.uppercased()) cannot hold these subtitles as they are; converted: \(plan.conversionsText.joined(separator: "; "))")
-            }
-            let progress = ProgressLine(total: demuxer.info.duration)
-            let summary = try await muxer.run(progress: progress.update)
-            progress.finish(at: summary.duration)
-            reportTruncations(demuxer.truncations, input: input)
+            throw video != .none && audio == .none ? AVPipelineError.noVideoStream(path: input) : AVPipelineError.noAudioStream(path: input)
         }
+        var options = options
+        options.container = container
+        options.keepsTrackMetadata = keepsMetadata
+        options.timelineOrigin = plan.timelineOrigin
+        if keepsMetadata {
+            options.metadata = demuxer.info.metadata
+            options.chapters = demuxer.info.chapters
+            options.coverArt = demuxer.coverArt
+        }
+        let muxer = try Muxer(path: output, options: options)
+        try muxer.addTracks(of: demuxer, plan: plan, label: input)
+        if !plan.leftOut.isEmpty { printNotice("not copied into \(output): \(plan.leftOut.joined(separator: "; "))") }
+        if !plan.conversionsText.isEmpty {
+            printNotice("\(container.rawValue.uppercased()) cannot hold these subtitles as they are; converted: \(plan.conversionsText.joined(separator: "; "))")
+        }
+        let progress = ProgressLine(total: demuxer.info.duration)
+        let summary = try await muxer.run(progress: progress.update)
+        progress.finish(at: summary.duration)
+        reportTruncations(demuxer.truncations, input: input)
     }
 }
 

@@ -52,8 +52,8 @@ public struct CopyPlan: Sendable {
                 leftOut.append("\(Self.describe(track)): only audio, video and subtitles are copied")
             }
         }
-        if chapters && container == .ts && !info.chapters.isEmpty {
-            leftOut.append("\(info.chapters.count) chapter\(info.chapters.count == 1 ? "" : "s"): TS has no place for them")
+        if chapters && (container == .ts || container == .hls) && !info.chapters.isEmpty {
+            leftOut.append("\(info.chapters.count) chapter\(info.chapters.count == 1 ? "" : "s"): \(container == .ts ? "TS" : "HLS") has no place for them")
         }
         self.tracks = tracks
         self.leftOut = leftOut
@@ -66,7 +66,7 @@ public struct CopyPlan: Sendable {
         case .mp4, .m4a, .mov: Codec(AV_CODEC_ID_MOV_TEXT)
         case .mkv: Codec(AV_CODEC_ID_SUBRIP)
         case .webm: Codec(AV_CODEC_ID_WEBVTT)
-        case .ts: nil
+        case .ts, .hls: nil
         }
     }
 

@@ -15,6 +15,8 @@ public enum MuxContainer: String, Sendable, CaseIterable {
     case webm
     /// `.ts`: MPEG transport stream (the `mpegts` muxer): H.264/H.265 as Annex B, AAC as ADTS.
     case ts
+    /// `.m3u8`: an HLS playlist and its segments (the `hls` muxer; see `HLSOptions`).
+    case hls
 
     var muxerName: String {
         switch self {
@@ -24,6 +26,7 @@ public enum MuxContainer: String, Sendable, CaseIterable {
         case .mkv: "matroska"
         case .webm: "webm"
         case .ts: "mpegts"
+        case .hls: "hls"
         }
     }
 
@@ -41,7 +44,7 @@ public enum MuxContainer: String, Sendable, CaseIterable {
     public func canHold(_ codec: Codec) -> Bool {
         // The mpegts muxer has no codec table: it writes any other codec as private data that
         // no reader will recognise, so only the stream types it maps count.
-        if self == .ts { return Self.transportStreamCodecs.contains(codec.avID.rawValue) }
+        if self == .ts || self == .hls { return Self.transportStreamCodecs.contains(codec.avID.rawValue) }
         guard let format = av_guess_format(muxerName, nil, nil) else { return false }
         return avformat_query_codec(format, codec.avID, 0) == 1
     }
@@ -56,7 +59,7 @@ public enum MuxContainer: String, Sendable, CaseIterable {
     ].map(\.rawValue))
 
     /// The extensions `init(path:)` knows, for messages.
-    public static let extensionsText = ".mp4, .m4a, .mov, .mkv, .webm or .ts"
+    public static let extensionsText = ".mp4, .m4a, .mov, .mkv, .webm, .ts or .m3u8"
 
     /// The container a file name's extension asks for (`x.m4a` → `.m4a`), nil when it names none.
     public init?(path: String) {
@@ -69,6 +72,7 @@ public enum MuxContainer: String, Sendable, CaseIterable {
         case "mkv", "mka": self = .mkv
         case "webm": self = .webm
         case "ts", "mts": self = .ts
+        case "m3u8": self = .hls
         default: return nil
         }
     }

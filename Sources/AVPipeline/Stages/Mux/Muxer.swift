@@ -49,11 +49,14 @@ public final class Muxer {
         /// Every track and chapter moves by the same amount, so the tracks keep their offsets to
         /// each other exactly. nil keeps the inputs' times as they are.
         public var timelineOrigin: MediaTime?
+        /// How an `.m3u8` output (`MuxContainer.hls`) is cut and published.
+        public var hls: HLSOptions
 
         public init(container: MuxContainer? = nil, faststart: Bool = true, fragmented: Bool = false,
                     fragmentDuration: MediaTime = .seconds(1), overwrite: Bool = false, realtime: Bool = false,
                     metadata: [String: String] = [:], keepsTrackMetadata: Bool = true, coverArt: CoverArt? = nil,
-                    chapters: [Chapter] = [], timelineOrigin: MediaTime? = nil) {
+                    chapters: [Chapter] = [], timelineOrigin: MediaTime? = nil, hls: HLSOptions = .init()) {
+            self.hls = hls
             self.coverArt = coverArt
             self.chapters = chapters
             self.timelineOrigin = timelineOrigin
@@ -71,7 +74,7 @@ public final class Muxer {
     public let path: String
     public let options: Options
     public let container: MuxContainer
-    private let file: AtomicOutputFile
+    private let target: OutputTarget
     private var tracks: [MuxTrack] = []
     private var started = false
     /// The input time that becomes 0 in the output: `Options.timelineOrigin`, moved where the
@@ -88,6 +91,9 @@ public final class Muxer {
         guard options.fragmentDuration.value > 0 else {
             throw AVPipelineError.invalidOption(name: "fragment duration", value: "\(options.fragmentDuration)", reason: "must be positive")
         }
+        if path == AtomicOutputFile.standardOutput && container == .hls {
+            throw AVPipelineError.invalidOption(name: "output", value: path, reason: "an HLS stream is a folder of files: name its playlist (NAME.m3u8)")
+        }
         if path == AtomicOutputFile.standardOutput && !options.fragmented && !container.streams {
             throw AVPipelineError.invalidOption(name: "output", value: path,
                                                 reason: "an MP4 written to standard output must be fragmented (its index cannot be written back)")
@@ -95,7 +101,12 @@ public final class Muxer {
         self.path = path
         self.options = options
         self.container = container
-        file = try AtomicOutputFile(path: path, overwrite: options.overwrite, inPlace: options.fragmented)
+        if container == .hls {
+            try options.hls.validate()
+            target = .stream(try HLSFolder(playlistPath: path, live: options.hls.live, overwrite: options.overwrite))
+        } else {
+            target = .file(try AtomicOutputFile(path: path, overwrite: options.overwrite, inPlace: options.fragmented))
+        }
     }
 
     /// Adds an encoded audio stream; returns its track index.
@@ -172,21 +183,22 @@ public final class Muxer {
         }
         let chapters = origin.map { origin in options.chapters.map { $0.shifted(back: origin) } } ?? options.chapters
 
-        let writer = try MuxWriter(path: file.temporaryPath, finalPath: path, container: container,
+        let writer = try MuxWriter(path: target.writingPath, finalPath: path, container: container,
                                    tracks: tracks, metadata: options.metadata, chapters: chapters, coverArt: storesCoverArt ? options.coverArt : nil,
                                    muxerOptions: muxerOptions)
         do {
             try await interleave(&queue, into: writer, progress: progress)
-        } catch AVPipelineError.cancelled where options.fragmented {
-            // Stopping a fragmented (live) recording keeps what was recorded: the last fragment is
-            // closed and the file completed, then the caller still learns it was cancelled.
+        } catch AVPipelineError.cancelled where options.fragmented || target.isLive {
+            // Stopping a fragmented or live recording keeps what was recorded: the last fragment
+            // or segment is closed and the file or playlist completed, then the caller still
+            // learns it was cancelled.
             try writer.finish()
-            try file.commit()
+            try target.commit()
             throw AVPipelineError.cancelled
         }
         try writer.finish()
         try tagGapless(writer)
-        try file.commit()
+        try target.commit()
         return writer.summary(path: path, highWaterMark: queue.highWaterMark)
     }
 
@@ -266,7 +278,7 @@ public final class Muxer {
               tracks[index].codecID == AV_CODEC_ID_AAC,
               let info = writer.gapless(ofTrack: index, frameSize: Int(tracks[index].parameters.pointer.pointee.frame_size),
                                         sampleRate: rate) else { return }
-        try ITunesFreeformTag.insert(name: "iTunSMPB", value: info.iTunSMPB, intoFileAt: file.temporaryPath)
+        try ITunesFreeformTag.insert(name: "iTunSMPB", value: info.iTunSMPB, intoFileAt: target.writingPath)
         gapless = info
     }
 
@@ -277,6 +289,7 @@ public final class Muxer {
     }
 
     private var fileOptions: [String: String] {
+        if case .stream(let folder) = target { return options.hls.muxerOptions(folder) }
         if container.isMatroska {
             // Matroska is a series of clusters already: "fragmented" closes one at least every
             // fragment duration and hands it to the OS at once.
@@ -306,5 +319,31 @@ public final class Muxer {
 
     private static func decodeTime(_ packet: Packet, _ track: MuxTrack) -> MediaTime {
         MediaTime(value: packet.pointer.pointee.dts, timeBase: track.timeBase)
+    }
+}
+
+/// Where a Muxer writes: one file (made atomic by `AtomicOutputFile`) or an HLS stream's folder.
+private enum OutputTarget {
+    case file(AtomicOutputFile)
+    case stream(HLSFolder)
+
+    /// What the muxer opens: a temporary file, or the playlist in the folder it writes in.
+    var writingPath: String {
+        switch self {
+        case .file(let file): file.temporaryPath
+        case .stream(let folder): folder.writingPlaylist
+        }
+    }
+
+    var isLive: Bool {
+        if case .stream(let folder) = self { return folder.live }
+        return false
+    }
+
+    func commit() throws(AVPipelineError) {
+        switch self {
+        case .file(let file): try file.commit()
+        case .stream(let folder): try folder.commit()
+        }
     }
 }

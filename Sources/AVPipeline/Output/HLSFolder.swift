@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where an HLS stream is written: a playlist (`NAME.m3u8`) and its segments (`NAME0.ts`…, or
+/// `NAME-init.mp4` + `NAME0.m4s`…) in the playlist's folder, named by us so that none can land
+/// elsewhere.
+///
+/// A VOD stream is written into a hidden folder beside them (`.NAME.m3u8.avpipe-PID-XXXXXX`) and
+/// moved into place when complete, segments first and the playlist last, so a reader never sees a
+/// playlist naming a segment that is not there, and a failed run leaves nothing (a killed one
+/// leaves the hidden folder, which the next output made in that folder removes). A live stream is
+/// written in place from the start: the muxer writes each segment and playlist under a temporary
+/// name and renames it, and a stopped run leaves a playlist that ends with its last segment.
+final class HLSFolder {
+    let playlistPath: String
+    let folder: String
+    /// The playlist's name without `.m3u8`: every segment name starts with it.
+    let stem: String
+    let live: Bool
+    private let overwrite: Bool
+    /// Where the muxer writes: the staging folder (VOD) or the target folder (live).
+    let writingFolder: String
+    private var committed = false
+
+    init(playlistPath: String, live: Bool, overwrite: Bool) throws(AVPipelineError) {
+        let name = playlistPath.split(separator: "/").last.map(String.init) ?? playlistPath
+        guard !playlistPath.split(separator: "/").contains("..") else {
+            throw .invalidOption(name: "playlist", value: playlistPath, reason: "'..' is not allowed: name the folder the stream goes into")
+        }
+        guard name.lowercased().hasSuffix(".m3u8"), name.count > 5 else {
+            throw .invalidOption(name: "playlist", value: playlistPath, reason: "an HLS playlist is named NAME.m3u8")
+        }
+        self.playlistPath = playlistPath
+        self.live = live
+        self.overwrite = overwrite
+        folder = AtomicOutputFile.folder(of: playlistPath)
+        stem = String(name.dropLast(5))
+        var info = stat()
+        if stat(folder, &info) != 0 || (info.st_mode & S_IFMT) != S_IFDIR {
+            throw .outputNotWritable(path: playlistPath, reason: "folder '\(folder)' does not exist")
+        }
+        guard access(folder, W_OK) == 0 else { throw .outputNotWritable(path: playlistPath, reason: errnoText()) }
+        if !overwrite, let existing = try Self.ownFiles(in: folder, stem: stem).first {
+            throw .outputExists(path: "\(folder)/\(existing)")
+        }
+        StaleTemporaryFiles.remove(in: folder)
+        if live {
+            writingFolder = folder
+            return
+        }
+        var template = Array("\(folder)/.\(name)\(StaleTemporaryFiles.marker(pid: getpid()))XXXXXX".utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw .outputNotWritable(path: playlistPath, reason: errnoText())
+        }
+        writingFolder = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    deinit {
+        if !committed && !live { Self.removeFolder(writingFolder) }
+    }
+
+    /// The playlist the muxer writes.
+    var writingPlaylist: String { "\(writingFolder)/\(stem).m3u8" }
+    /// The muxer's segment name pattern (`%d` counts from 0).
+    func segmentPattern(fmp4: Bool) -> String { "\(writingFolder)/\(stem)%d.\(fmp4 ? "m4s" : "ts")" }
+    /// The fMP4 initialization segment, named relative to the playlist (as the muxer wants it).
+    var initName: String { "\(stem)-init.mp4" }
+
+    /// Moves a finished VOD stream into place: segments, then the playlist.
+    func commit() throws(AVPipelineError) {
+        guard !live else { committed = true; return }
+        let files = try Self.ownFiles(in: writingFolder, stem: stem)
+        for file in files.filter({ !$0.hasSuffix(".m3u8") }) + files.filter({ $0.hasSuffix(".m3u8") }) {
+            let from = "\(writingFolder)/\(file)", to = "\(folder)/\(file)"
+            if overwrite {
+                guard rename(from, to) == 0 else { throw .outputNotWritable(path: to, reason: errnoText()) }
+            } else {
+                guard link(from, to) == 0 else {
+                    if errno == EEXIST { throw .outputExists(path: to) }
+                    throw .outputNotWritable(path: to, reason: errnoText())
+                }
+                unlink(from)
+            }
+        }
+        committed = true
+        Self.removeFolder(writingFolder)
+    }
+
+    /// The playlist, segments and init segment of stream `stem` in `folder`.
+    static func ownFiles(in folder: String, stem: String) throws(AVPipelineError) -> [String] {
+        guard let names = directoryEntryNames(folder) else { throw .outputNotWritable(path: folder, reason: errnoText()) }
+        return names.filter { isOwn($0, stem: stem) }
+    }
+
+    /// `STEM.m3u8`, `STEM-init.mp4`, or `STEM` + digits + `.ts`/`.m4s`.
+    static func isOwn(_ name: String, stem: String) -> Bool {
+        if name == "\(stem).m3u8" || name == "\(stem)-init.mp4" { return true }
+        guard name.hasPrefix(stem) else { return false }
+        let rest = name.dropFirst(stem.count)
+        for suffix in [".ts", ".m4s"] where rest.hasSuffix(suffix) {
+            let number = rest.dropLast(suffix.count)
+            return !number.isEmpty && number.allSatisfy(\.isNumber)
+        }
+        return false
+    }
+
+    /// Removes a staging folder and the flat files in it.
+    static func removeFolder(_ path: String) {
+        for name in directoryEntryNames(path) ?? [] { unlink("\(path)/\(name)") }
+        rmdir(path)
+    }
+}

@@ -1,0 +1,54 @@
+/// How an HLS stream (`MuxContainer.hls`) is cut and published.
+public struct HLSOptions: Sendable {
+    public enum Segments: String, Sendable, CaseIterable {
+        /// MPEG-TS segments (`NAME0.ts`…): what every HLS player reads.
+        case mpegts
+        /// CMAF / fragmented MP4 (`NAME-init.mp4` + `NAME0.m4s`…).
+        case fmp4
+    }
+
+    /// The segment length aimed at; segments are cut at keyframes, so one can be longer by up to a GOP.
+    public var segmentDuration: MediaTime
+    public var segments: Segments
+    /// A live stream: written in place as it goes, the playlist keeping the last `window` segments
+    /// (older ones are deleted). Otherwise a VOD stream, published when complete.
+    public var live: Bool
+    public var window: Int
+
+    public init(segmentDuration: MediaTime = .seconds(6), segments: Segments = .mpegts, live: Bool = false, window: Int = 5) {
+        self.segmentDuration = segmentDuration
+        self.segments = segments
+        self.live = live
+        self.window = window
+    }
+
+    func validate() throws(AVPipelineError) {
+        guard segmentDuration.value > 0, segmentDuration.seconds <= 3600 else {
+            throw .invalidOption(name: "segment duration", value: "\(segmentDuration.seconds) s", reason: "must be more than 0 and at most 3600 s")
+        }
+        guard (1...10_000).contains(window) else {
+            throw .invalidOption(name: "window", value: "\(window)", reason: "must be between 1 and 10000 segments")
+        }
+    }
+
+    /// The hls muxer's options for a stream written by `folder`.
+    func muxerOptions(_ folder: HLSFolder) -> [String: String] {
+        var flags = ["independent_segments"]
+        // max_delay: ffmpeg's 0.7 s of decoder buffering in the TS segments (see the .ts output).
+        var options = ["hls_time": "\(segmentDuration.seconds)", "max_delay": "700000",
+                       "hls_segment_filename": folder.segmentPattern(fmp4: segments == .fmp4)]
+        if segments == .fmp4 {
+            options["hls_segment_type"] = "fmp4"
+            options["hls_fmp4_init_filename"] = folder.initName
+        }
+        if live {
+            options["hls_list_size"] = "\(window)"
+            flags += ["delete_segments", "temp_file"]
+        } else {
+            options["hls_list_size"] = "0"
+            options["hls_playlist_type"] = "vod"
+        }
+        options["hls_flags"] = flags.joined(separator: "+")
+        return options
+    }
+}
