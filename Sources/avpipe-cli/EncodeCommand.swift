@@ -15,13 +15,13 @@ struct Encode: AsyncParsableCommand {
     )
 
     enum Container: String, ExpressibleByArgument, CaseIterable {
-        case adts, m4a, mp4
+        case adts, m4a, mp4, ts, hls
     }
 
     @Option(name: [.customLong("in"), .customShort("i")], help: ArgumentHelp("Audio to encode: a PCM WAV, or any file with an audio track FFmpeg decodes (MP3, FLAC, Opus, Vorbis, ALAC, AC-3, M4A, a movie…).", valueName: "file"))
     var inputOption: String?
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("Output file: .aac (ADTS), .m4a or .mp4.", valueName: "file"))
+    @Option(name: .customLong("out"), help: ArgumentHelp("Output file: .aac (ADTS), .m4a, .mp4, .ts or .m3u8 (an HLS playlist; its segments go beside it).", valueName: "file"))
     var outputOption: String?
 
     @Argument(help: ArgumentHelp("Input and/or output as bare names, as ffmpeg takes them (avpipe encode in.wav out.aac, or -i in.wav out.aac).", valueName: "files"))
@@ -49,7 +49,7 @@ struct Encode: AsyncParsableCommand {
     @Option(help: "Channel count of the AAC (default: the input's; 2 downmixes 5.1 to stereo).")
     var channels: Int?
 
-    @Option(help: "Container, when the output's extension does not say it (adts, m4a, mp4).")
+    @Option(help: "Container, when the output's extension does not say it (adts, m4a, mp4, ts, hls).")
     var format: Container?
 
     @Option(name: .customLong("metadata"), parsing: .singleValue,
@@ -65,6 +65,7 @@ struct Encode: AsyncParsableCommand {
     @Flag(help: "Read the input no faster than real time, like a live microphone.")
     var realtime = false
 
+    @OptionGroup var hls: HLSArguments
     @OptionGroup var inputOptions: InputOptions
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var logging: LoggingOptions
@@ -76,6 +77,8 @@ struct Encode: AsyncParsableCommand {
         case "aac", "adts": return .adts
         case "m4a": return .m4a
         case "mp4": return .mp4
+        case "ts": return .ts
+        case "m3u8": return .hls
         default: return nil
         }
     }
@@ -89,7 +92,7 @@ struct Encode: AsyncParsableCommand {
         }
         guard container != nil else {
             let ext = OutputPaths.fileExtension(output)
-            throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use .aac, .m4a or .mp4, or --format")
+            throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use .aac, .m4a, .mp4, .ts or .m3u8 (HLS), or --format")
         }
         if let rate, !(1...768_000).contains(rate) { throw ValidationError("--rate must be between 1 and 768000 (got \(rate))") }
         if let channels, !(1...8).contains(channels) { throw ValidationError("--channels must be between 1 and 8 (got \(channels))") }
@@ -120,9 +123,10 @@ struct Encode: AsyncParsableCommand {
         let sourceOptions = AudioFileSource.Options(track: audioTrack, start: start?.time, duration: duration?.time,
                                                     demuxer: inputOptions.demuxerOptions)
         let (selectsPart, capturing, channels) = (selectsPart, realtime || chunkFrames != 1024, channels)
-        let (settings, keepsInputTags) = (tagSettings, !noMetadata)
+        let (settings, keepsInputTags, hlsOptions) = (tagSettings, !noMetadata, hls.options)
         try await CommandRunner.run(logging: logging) {
-            var job = EncodeJob(output: output, container: container, overwrite: overwrite, encoding: encoding, channels: channels)
+            var job = EncodeJob(output: output, container: container, overwrite: overwrite, encoding: encoding, channels: channels,
+                                hls: hlsOptions)
             func carry(_ tags: [String: String], _ cover: CoverArt?) {
                 let kept = keepsInputTags ? DescriptiveTags.of(tags) : [:]
                 job.tags = kept.merging(settings) { $1 }.filter { !$0.value.isEmpty }
@@ -173,6 +177,8 @@ struct EncodeJob: Sendable {
     let overwrite: Bool
     let encoding: AACEncoder<FileCapture>.Options
     let channels: Int?
+    /// How an HLS output is cut and published.
+    let hls: HLSOptions
     /// Tags and cover picture for an M4A/MP4 (ADTS has no place for them).
     var tags: [String: String] = [:]
     var coverArt: CoverArt?
@@ -200,26 +206,39 @@ struct EncodeJob: Sendable {
             printWarning("\(requested / 1000) kb/s is more than AAC-LC carries for \(format.channelCount) channel(s) at \(format.sampleRate) Hz; using \(encoder.bitrate / 1000) kb/s")
         }
         let progress = ProgressLine(total: duration)
-        let summary: WriteSummary
+        let written: (bytes: Int, duration: MediaTime?)
         switch container {
         case .adts:
-            if !tags.isEmpty || coverArt != nil {
-                printNotice("\(output): ADTS has no place for tags or cover art; they are left out (an .m4a keeps them)")
-            }
-            summary = try await ADTSWriter(upstream: encoder, path: output, overwrite: overwrite).run(progress: progress.update)
+            noticeNoTags("ADTS")
+            let summary = try await ADTSWriter(upstream: encoder, path: output, overwrite: overwrite).run(progress: progress.update)
+            written = (summary.bytes, summary.duration)
         case .m4a, .mp4:
-            summary = try await encoder.writeMP4(to: output, brand: container == .m4a ? .m4a : .mp4, overwrite: overwrite,
-                                                 metadata: tags, coverArt: coverArt, progress: progress.update)
+            let summary = try await encoder.writeMP4(to: output, brand: container == .m4a ? .m4a : .mp4, overwrite: overwrite,
+                                                     metadata: tags, coverArt: coverArt, progress: progress.update)
+            written = (summary.bytes, summary.duration)
+        case .ts, .hls:
+            // ADTS in MPEG-TS, or HLS segments (TS or fMP4) and their playlist.
+            noticeNoTags(container == .ts ? "MPEG-TS" : "HLS")
+            let muxer = try Muxer(path: output, options: .init(container: container == .ts ? .ts : .hls, overwrite: overwrite, hls: hls))
+            try muxer.addAudio(encoder, label: output)
+            let summary = try await muxer.run(progress: progress.update)
+            written = (summary.tracks.first?.bytes ?? 0, summary.duration)
         }
-        progress.finish(at: summary.duration)
-        if let requested = encoding.bitrate { Self.reportOvershoot(requested: requested, summary) }
+        progress.finish(at: written.duration)
+        if let requested = encoding.bitrate { Self.reportOvershoot(requested: requested, bytes: written.bytes, duration: written.duration) }
+    }
+
+    private func noticeNoTags(_ container: String) {
+        if !tags.isEmpty || coverArt != nil {
+            printNotice("\(output): \(container) has no place for tags or cover art; they are left out (an .m4a keeps them)")
+        }
     }
 
     /// FFmpeg's encoder has a floor (about 34 kb/s for stereo, whatever less is asked): say what
     /// was written when it is well above the request.
-    static func reportOvershoot(requested: Int, _ summary: WriteSummary) {
-        guard let seconds = summary.duration?.seconds, seconds >= 1 else { return }
-        let written = Int((Double(summary.bytes) * 8 / seconds).rounded())
+    static func reportOvershoot(requested: Int, bytes: Int, duration: MediaTime?) {
+        guard let seconds = duration?.seconds, seconds >= 1 else { return }
+        let written = Int((Double(bytes) * 8 / seconds).rounded())
         guard Double(written) > Double(requested) * 1.15 else { return }
         printWarning("asked for \(requested / 1000) kb/s, FFmpeg's AAC encoder wrote \(written / 1000) kb/s (its lowest rate for this stream)")
     }

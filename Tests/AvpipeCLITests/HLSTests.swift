@@ -112,6 +112,29 @@ import TestSupport
         #expect(decode.status == 0, "\(decode.stderrText)")
     }
 
+    /// encode writes audio-only HLS (ADTS in TS, or fMP4) and MPEG-TS; ffmpeg and GStreamer decode
+    /// the whole tone from the playlist.
+    @Test(arguments: [false, true])
+    func encodeWritesAudioOnlyHLS(fmp4: Bool) throws {
+        let folder = TemporaryDirectory()
+        let wav = try MediaFactory.tone(folder.file("tone.wav"), seconds: 10)
+        let playlist = folder.file("a.m3u8")
+        let run = try avpipe(["encode", "--in", wav, "--out", playlist, "--segment", "4"] + (fmp4 ? ["--fmp4"] : []))
+        #expect(run.status == 0, "\(run.stderrText)")
+        let entries = try Self.playlistEntries(playlist)
+        #expect(entries.count == 3 && abs(entries.map(\.duration).reduce(0, +) - 10) < 0.05, "\(entries)")
+        let samples = try Subprocess.run("ffmpeg", ["-v", "error", "-i", playlist, "-f", "s16le", "-ac", "1", "-"]).stdout.count / 2
+        #expect(abs(samples - 441_000) <= 2048, "ffmpeg decodes \(samples) samples")
+        let gst = folder.file("gst.pcm")
+        let result = try Subprocess.run("gst-launch-1.0", ["-q", "uridecodebin", "uri=file://\(playlist)", "!", "audioconvert", "!",
+                                                           "audio/x-raw,format=S16LE,channels=1", "!", "filesink", "location=\(gst)"])
+        #expect(result.status == 0 && abs(fileSize(gst) / 2 - 441_000) <= 2048, "GStreamer: \(fileSize(gst) / 2) samples \(result.stderrText)")
+
+        let ts = folder.file("a.ts")
+        #expect(try avpipe(["encode", "--in", wav, "--out", ts]).status == 0)
+        #expect(try Probe.run(ts).string("codec_name", stream: 0) == "aac")
+    }
+
     @Test func badRequestsAreRefusedAndLeaveNothing() throws {
         let folder = TemporaryDirectory()
         let input = try Self.source(folder)
