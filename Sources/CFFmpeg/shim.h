@@ -108,6 +108,30 @@ static inline AVChapter *avp_add_chapter(AVFormatContext *context, int64_t id, A
     return chapter;
 }
 
+/// For muxers that open their own files (hls: segments and playlists): libavformat's default
+/// closing drops a write error (a full disk), and hlsenc ignores what closing returns. These
+/// callbacks open as the default does and, on close, keep the first write error in the int that
+/// `s->opaque` points to.
+static inline int avp_tracking_io_open(AVFormatContext *s, AVIOContext **pb, const char *url, int flags,
+                                       AVDictionary **options) {
+    return avio_open2(pb, url, flags, &s->interrupt_callback, options);
+}
+static inline int avp_tracking_io_close2(AVFormatContext *s, AVIOContext *pb) {
+    if (!pb) return 0;
+    avio_flush(pb);
+    int written = pb->error;
+    int closed = avio_close(pb);
+    int result = written < 0 ? written : closed;
+    int *slot = (int *)s->opaque;
+    if (result < 0 && slot && *slot == 0) *slot = result;
+    return result;
+}
+static inline void avp_track_io_errors(AVFormatContext *s, int *slot) {
+    s->opaque = slot;
+    s->io_open = avp_tracking_io_open;
+    s->io_close2 = avp_tracking_io_close2;
+}
+
 /// A decoded frame's duration in its time base (FFmpeg 6.0 renamed pkt_duration to duration).
 static inline int64_t avp_frame_duration(const AVFrame *frame) {
 #if LIBAVUTIL_VERSION_MAJOR >= 58

@@ -34,7 +34,7 @@ struct MatrixCase: Sendable, CustomTestStringConvertible {
 
 /// Where each subcommand reads and writes, so one row can be applied to all of them.
 enum Subcommand: String, CaseIterable, Sendable {
-    case encode, demux, probe, mux, remux, decode, play, frame
+    case encode, demux, probe, mux, remux, hls, decode, play, frame
 
     var writes: Bool { self != .probe && self != .play }
 
@@ -79,6 +79,8 @@ enum Subcommand: String, CaseIterable, Sendable {
                          outputs: ["\(outputFolder)/o.mp4"])
         case .remux:
             return .init(arguments: ["remux", input, "\(outputFolder)/o.mp4"], outputs: ["\(outputFolder)/o.mp4"])
+        case .hls:
+            return .init(arguments: ["hls", input, "--out", "\(outputFolder)/o.m3u8"], outputs: ["\(outputFolder)/o.m3u8"])
         case .decode:
             return .init(arguments: ["decode", input, "--out", "\(outputFolder)/o.wav"], outputs: ["\(outputFolder)/o.wav"])
         case .play:
@@ -292,7 +294,7 @@ enum BadInputMatrix {
         case .encode: .wav
         case .demux, .probe, .frame: .mp4
         case .mux: .h264
-        case .remux: .mkv
+        case .remux, .hls: .mkv
         case .decode, .play: .m4a
         }
     }
@@ -421,6 +423,13 @@ enum BadInputMatrix {
         cases.append(row(.remux, "full disk", .exit(output), extra: ["--fragmented"]) { d, _ in
             try FileManager.default.createDirectory(atPath: d.file("small"), withIntermediateDirectories: false)
             var invocation = Subcommand.remux.invocation(input: try SampleMedia.bigMovie, media: .mp4, outputFolder: d.file("small"))
+            invocation.runner = .fullDisk
+            return invocation
+        })
+        // A live HLS stream is published as it goes: an error must still remove what it wrote.
+        cases.append(row(.hls, "full disk", .exit(output), extra: ["--live"]) { d, _ in
+            try FileManager.default.createDirectory(atPath: d.file("small"), withIntermediateDirectories: false)
+            var invocation = Subcommand.hls.invocation(input: try SampleMedia.bigMovie, media: .mp4, outputFolder: d.file("small"))
             invocation.runner = .fullDisk
             return invocation
         })

@@ -9,24 +9,14 @@ final class CodecParameters: @unchecked Sendable {
 
     init(copying source: UnsafePointer<AVCodecParameters>) throws(AVPipelineError) {
         pointer = try allocated(avcodec_parameters_alloc())
-        do {
-            try check(avcodec_parameters_copy(pointer, source), "avcodec_parameters_copy")
-        } catch {
-            var owned: UnsafeMutablePointer<AVCodecParameters>? = pointer
-            avcodec_parameters_free(&owned)
-            throw error
-        }
+        // Fully initialized: a throw from here runs deinit, which frees the parameters.
+        try check(avcodec_parameters_copy(pointer, source), "avcodec_parameters_copy")
     }
 
     init(from context: UnsafePointer<AVCodecContext>) throws(AVPipelineError) {
         pointer = try allocated(avcodec_parameters_alloc())
-        do {
-            try check(avcodec_parameters_from_context(pointer, context), "avcodec_parameters_from_context")
-        } catch {
-            var owned: UnsafeMutablePointer<AVCodecParameters>? = pointer
-            avcodec_parameters_free(&owned)
-            throw error
-        }
+        // Fully initialized: a throw from here runs deinit, which frees the parameters.
+        try check(avcodec_parameters_from_context(pointer, context), "avcodec_parameters_from_context")
     }
 
     deinit {

@@ -7,16 +7,22 @@ final class OutputContext {
     let pointer: UnsafeMutablePointer<AVFormatContext>
     let path: String
     private var ioOpen = false
+    /// The first write error of a file the muxer opened itself (see `avp_track_io_errors`).
+    private let ownFilesError = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
 
     init(formatName: String, path: String) throws(AVPipelineError) {
         self.path = path
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
         let rc = avformat_alloc_output_context2(&context, nil, formatName, path)
         if rc < 0 || context == nil {
+            ownFilesError.deallocate()  // deinit does not run for an object not yet initialized
             throw .unsupportedFormat("FFmpeg has no '\(formatName)' muxer")
         }
         pointer = context!
-        if (pointer.pointee.oformat.pointee.flags & avp_fmt_nofile()) == 0 {
+        ownFilesError.initialize(to: 0)
+        if (pointer.pointee.oformat.pointee.flags & avp_fmt_nofile()) != 0 {
+            avp_track_io_errors(pointer, ownFilesError)
+        } else {
             // The file was just created empty (AtomicOutputFile), so opening it with O_TRUNC would
             // only make ext4 flush it to disk on close (its truncate-then-write heuristic), ~30 ms
             // per 100 MB. The explicit "file:" keeps a ':' in the name from reading as a protocol;
@@ -26,7 +32,8 @@ final class OutputContext {
                 avio_open2(&pointer.pointee.pb, url, avp_avio_flag_write(), nil, options)
             }
             if openRC < 0 {
-                avformat_free_context(pointer)
+                // Fully initialized: deinit runs on this throw and frees the context (freeing it
+                // here as well would free it twice).
                 throw .outputNotWritable(path: path, reason: ffmpegErrorText(openRC))
             }
             ioOpen = true
@@ -36,6 +43,7 @@ final class OutputContext {
     deinit {
         if ioOpen { avio_closep(&pointer.pointee.pb) }
         avformat_free_context(pointer)
+        ownFilesError.deallocate()
     }
 
     /// Whether the container wants codec extradata out of band (MP4) rather than in-band (ADTS).
@@ -125,6 +133,7 @@ final class OutputContext {
     /// that buffered I/O only shows at this point.
     func finish() throws(AVPipelineError) {
         try check(av_write_trailer(pointer), "av_write_trailer")
+        try check(ownFilesError.pointee, "writing a segment")
         if ioOpen {
             ioOpen = false
             try check(avio_closep(&pointer.pointee.pb), "avio_closep")

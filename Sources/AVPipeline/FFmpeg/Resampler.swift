@@ -19,13 +19,9 @@ final class Resampler {
             }
         }
         pointer = try allocated(context)
-        do {
-            try check(swr_init(pointer), "swr_init")
-        } catch {
-            var owned: OpaquePointer? = pointer
-            swr_free(&owned)
-            throw error
-        }
+        // Fully initialized: a throw from here runs deinit, which frees the context (freeing it
+        // here as well would free it twice).
+        try check(swr_init(pointer), "swr_init")
     }
 
     deinit {

@@ -59,7 +59,47 @@ final class HLSFolder {
     }
 
     deinit {
-        if !committed && !live { Self.removeFolder(writingFolder) }
+        guard !committed else { return }
+        if live {
+            // A live stream that failed: what it published goes too (a stopped one is committed).
+            for name in (try? Self.ownFiles(in: folder, stem: stem)) ?? [] { unlink("\(folder)/\(name)") }
+        } else {
+            Self.removeFolder(writingFolder)
+        }
+    }
+
+    /// Checks what the muxer wrote before it is published: libavformat's hls muxer does not report
+    /// a segment or playlist it failed to write (a full disk gives exit 0 and no playlist). The
+    /// playlist must be there (ending, for VOD), every segment it names present and not empty,
+    /// and, for VOD, the segments at least as large as the media written into them.
+    func verify(payloadBytes: Int) throws(AVPipelineError) {
+        let playlist = writingPlaylist
+        guard let fd = Optional(open(playlist, O_RDONLY)), fd >= 0 else {
+            throw .outputWriteFailed(path: playlistPath, reason: "the playlist was not written (\(errnoText()))")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            bytes += chunk[..<count]
+        }
+        close(fd)
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+        if !live && !lines.contains("#EXT-X-ENDLIST") {
+            throw .outputWriteFailed(path: playlistPath, reason: "the playlist was cut short (a write failed: is the disk full?)")
+        }
+        var total = 0
+        for name in lines where !name.hasPrefix("#") && !name.isEmpty {
+            var info = stat()
+            guard stat("\(writingFolder)/\(name)", &info) == 0, info.st_size > 0 else {
+                throw .outputWriteFailed(path: playlistPath, reason: "segment '\(name)' was not written (a write failed: is the disk full?)")
+            }
+            total += Int(info.st_size)
+        }
+        if !live && total < payloadBytes {
+            throw .outputWriteFailed(path: playlistPath, reason: "the segments hold less than the media written into them (a write failed: is the disk full?)")
+        }
     }
 
     /// The playlist the muxer writes.
@@ -95,8 +135,10 @@ final class HLSFolder {
         return names.filter { isOwn($0, stem: stem) }
     }
 
-    /// `STEM.m3u8`, `STEM-init.mp4`, or `STEM` + digits + `.ts`/`.m4s`.
+    /// `STEM.m3u8`, `STEM-init.mp4`, or `STEM` + digits + `.ts`/`.m4s` (or one of them being
+    /// written under its temporary `.tmp` name).
     static func isOwn(_ name: String, stem: String) -> Bool {
+        if name.hasSuffix(".tmp") { return isOwn(String(name.dropLast(4)), stem: stem) }
         if name == "\(stem).m3u8" || name == "\(stem)-init.mp4" { return true }
         guard name.hasPrefix(stem) else { return false }
         let rest = name.dropFirst(stem.count)

@@ -97,6 +97,9 @@ final class MuxWriter {
         return GaplessInfo(priming: priming, padding: padding, validSamples: end.value)
     }
 
+    /// Payload bytes written so far, over every track.
+    var payloadBytes: Int { stats.reduce(0) { $0 + $1.bytes } }
+
     func summary(path: String, highWaterMark: Int) -> MuxSummary {
         let perTrack = tracks.indices.map { index in
             MuxSummary.Track(kind: tracks[index].kind.rawValue, codec: Codec(tracks[index].codecID),

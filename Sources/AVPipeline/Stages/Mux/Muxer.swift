@@ -193,10 +193,12 @@ public final class Muxer {
             // or segment is closed and the file or playlist completed, then the caller still
             // learns it was cancelled.
             try writer.finish()
+            try target.verify(payloadBytes: writer.payloadBytes)
             try target.commit()
             throw AVPipelineError.cancelled
         }
         try writer.finish()
+        try target.verify(payloadBytes: writer.payloadBytes)
         try tagGapless(writer)
         try target.commit()
         return writer.summary(path: path, highWaterMark: queue.highWaterMark)
@@ -345,5 +347,10 @@ private enum OutputTarget {
         case .file(let file): try file.commit()
         case .stream(let folder): try folder.commit()
         }
+    }
+
+    /// What was written is all there (a file's muxer reports its own write errors).
+    func verify(payloadBytes: Int) throws(AVPipelineError) {
+        if case .stream(let folder) = self { try folder.verify(payloadBytes: payloadBytes) }
     }
 }
