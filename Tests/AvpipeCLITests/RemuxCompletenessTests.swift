@@ -37,9 +37,7 @@ import TestSupport
 
     /// MD5 of every packet of one stream, in order: equal lists mean the payloads were copied as they are.
     static func packetHashes(_ path: String, stream: String) throws -> [String] {
-        let result = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "packet=data_hash",
-                                                    "-show_data_hash", "MD5", "-of", "csv=p=0", path])
-        return result.stdoutText.split(separator: "\n").map(String.init)
+        try Probe.packetHashes(path, stream: stream).split(separator: "\n").map(String.init)
     }
 
     /// A 3 s film: video, English and French audio, German mov_text subtitles, two chapters, a title.
@@ -203,11 +201,8 @@ import TestSupport
         try MediaFactory.ffmpeg(["-v", "error", "-i", film, "-map", "0:v", "-map", "0:a", "-c", "copy", theirs])
         #expect(try Self.streams(ours).map(\.codec) == ["h264", "aac", "aac"])
         for stream in ["v:0", "a:0", "a:1"] {
-            let hashes = { (path: String) in
-                try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "packet=pts,dts,data_hash",
-                                               "-show_data_hash", "MD5", "-of", "csv=p=0", path]).stdoutText
-            }
-            let ourHashes = try hashes(ours), theirHashes = try hashes(theirs)
+            let ourHashes = try Probe.packetHashes(ours, stream: stream, entries: "pts,dts")
+            let theirHashes = try Probe.packetHashes(theirs, stream: stream, entries: "pts,dts")
             #expect(!ourHashes.isEmpty && ourHashes == theirHashes, "\(stream): the same packets at the same times as ffmpeg's")
         }
     }

@@ -47,11 +47,8 @@ import TestSupport
                 // Written to a file, Matroska goes back for its cues and duration, a fragmented MP4
                 // for its fragment index: the packets are the same.
                 for stream in job.file.hasSuffix(".mkv") ? ["v:0", "a:0"] : ["a:0"] {
-                    let hashes = { (path: String) in
-                        try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "packet=pts,data_hash",
-                                                       "-show_data_hash", "MD5", "-of", "csv=p=0", path]).stdoutText
-                    }
-                    let streamedHashes = try hashes(streamed), fileHashes = try hashes(folder.file(job.file))
+                    let streamedHashes = try Probe.packetHashes(streamed, stream: stream, entries: "pts")
+                    let fileHashes = try Probe.packetHashes(folder.file(job.file), stream: stream, entries: "pts")
                     #expect(!fileHashes.isEmpty && streamedHashes == fileHashes, "\(job.name) \(stream): the packets differ")
                 }
             } else {

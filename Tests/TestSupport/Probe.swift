@@ -32,6 +32,16 @@ public enum Probe {
         return json["packets"] as? [[String: Any]] ?? []
     }
 
+    /// One line per packet of `stream`: `entries` (e.g. `pts,dts`) then the payload's MD5. Equal
+    /// lists mean the same payloads (at the same times, when asked for).
+    public static func packetHashes(_ path: String, stream: String, entries: String = "") throws -> String {
+        let fields = entries.isEmpty ? "packet=data_hash" : "packet=\(entries),data_hash"
+        let result = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", fields,
+                                                    "-show_data_hash", "MD5", "-of", "csv=p=0", path])
+        guard result.status == 0 else { throw TestFailure("ffprobe -show_data_hash rejected \(path): \(result.stderrText)") }
+        return result.stdoutText
+    }
+
     /// How many samples of the first audio track ffmpeg's decode should give once ended where the
     /// file says the audio ends: an MP4/MOV's edit list (ffprobe's stream start + duration) or its
     /// `iTunSMPB` sample count, counted from the first sample ffmpeg decodes. FFmpeg 5.1 skips the

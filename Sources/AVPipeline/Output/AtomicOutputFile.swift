@@ -121,17 +121,7 @@ final class AtomicOutputFile {
         umask(mask)
         chmod(temporaryPath, 0o666 & ~mask)
         try TemporaryOutputs.committing(temporaryPath) { () throws(AVPipelineError) in
-            if overwrite {
-                guard rename(temporaryPath, finalPath) == 0 else {
-                    throw .outputNotWritable(path: finalPath, reason: errnoText())
-                }
-            } else {
-                guard link(temporaryPath, finalPath) == 0 else {
-                    if errno == EEXIST { throw .outputExists(path: finalPath) }
-                    throw .outputNotWritable(path: finalPath, reason: errnoText())
-                }
-                unlink(temporaryPath)
-            }
+            try moveIntoPlace(temporaryPath, finalPath, overwrite: overwrite)
         }
         committed = true
     }

@@ -114,16 +114,7 @@ final class HLSFolder {
         guard !live else { committed = true; return }
         let files = try Self.ownFiles(in: writingFolder, stem: stem)
         for file in files.filter({ !$0.hasSuffix(".m3u8") }) + files.filter({ $0.hasSuffix(".m3u8") }) {
-            let from = "\(writingFolder)/\(file)", to = "\(folder)/\(file)"
-            if overwrite {
-                guard rename(from, to) == 0 else { throw .outputNotWritable(path: to, reason: errnoText()) }
-            } else {
-                guard link(from, to) == 0 else {
-                    if errno == EEXIST { throw .outputExists(path: to) }
-                    throw .outputNotWritable(path: to, reason: errnoText())
-                }
-                unlink(from)
-            }
+            try moveIntoPlace("\(writingFolder)/\(file)", "\(folder)/\(file)", overwrite: overwrite)
         }
         committed = true
         Self.removeFolder(writingFolder)

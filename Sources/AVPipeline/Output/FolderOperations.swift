@@ -19,3 +19,17 @@ func directoryEntryNames(_ folder: String) -> [String]? {
     }
     return names
 }
+
+/// Gives the finished file at `from` the name `to`: replacing what is there with `overwrite`,
+/// else never (`link` fails on an existing name, even one that appeared meanwhile).
+func moveIntoPlace(_ from: String, _ to: String, overwrite: Bool) throws(AVPipelineError) {
+    if overwrite {
+        guard rename(from, to) == 0 else { throw .outputNotWritable(path: to, reason: errnoText()) }
+    } else {
+        guard link(from, to) == 0 else {
+            if errno == EEXIST { throw .outputExists(path: to) }
+            throw .outputNotWritable(path: to, reason: errnoText())
+        }
+        unlink(from)
+    }
+}
