@@ -205,6 +205,10 @@ import TestSupport
             let theirHashes = try Probe.packetHashes(theirs, stream: stream, entries: "pts,dts")
             #expect(!ourHashes.isEmpty && ourHashes == theirHashes, "\(stream): the same packets at the same times as ffmpeg's")
         }
+        // GStreamer's tsdemux, an independent reader, decodes every picture of it.
+        let decoded = try ContainerOracles.gstreamerDecodedStreams(ours, in: folder)
+        #expect(decoded.video == 75 * 160 * 90 * 3 / 2, "GStreamer decoded \(decoded.video / (160 * 90 * 3 / 2)) pictures")
+        #expect(decoded.audio > 2 * 44_100 * 2, "and the sound: \(decoded.audio / 2) samples")
     }
 
     /// Matroska stores no decode times: a B-frame stream gets them as ffmpeg gives them.

@@ -67,4 +67,15 @@ public enum ContainerOracles {
         }
         return fileSize(raw)
     }
+
+    /// Bytes GStreamer decodes from any input it recognises (`uridecodebin`: tsdemux for MPEG-TS,
+    /// hlsdemux for an HLS playlist…): I420 video and mono S16 audio; 0 for a kind it has none of.
+    public static func gstreamerDecodedStreams(_ path: String, video: Bool = true, in folder: TemporaryDirectory) throws -> (video: Int, audio: Int) {
+        let pictures = folder.file("gst-\(UUID().uuidString).yuv"), sound = folder.file("gst-\(UUID().uuidString).pcm")
+        let videoBranch = video ? ["d.", "!", "queue", "!", "videoconvert", "!", "video/x-raw,format=I420", "!", "filesink", "location=\(pictures)"] : []
+        let result = try Subprocess.run("gst-launch-1.0", ["-q", "uridecodebin", "uri=file://\(path)", "name=d"] + videoBranch + [
+            "d.", "!", "queue", "!", "audioconvert", "!", "audio/x-raw,format=S16LE,channels=1", "!", "filesink", "location=\(sound)"])
+        guard result.status == 0, !result.stderrText.contains("ERROR") else { throw TestFailure("GStreamer: \(result.stderrText)") }
+        return (video ? fileSize(pictures) : 0, fileSize(sound))
+    }
 }
