@@ -74,7 +74,8 @@ final class HLSFolder {
     /// and, for VOD, the segments at least as large as the media written into them.
     func verify(payloadBytes: Int) throws(AVPipelineError) {
         let playlist = writingPlaylist
-        guard let fd = Optional(open(playlist, O_RDONLY)), fd >= 0 else {
+        let fd = open(playlist, O_RDONLY)
+        guard fd >= 0 else {
             throw .outputWriteFailed(path: playlistPath, reason: "the playlist was not written (\(errnoText()))")
         }
         var bytes: [UInt8] = []
