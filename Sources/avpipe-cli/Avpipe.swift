@@ -76,11 +76,6 @@ private func tuneAllocator() {
     avp_fix_mmap_threshold()
 }
 
-/// For a command about to write HLS segments (see `avp_fix_mmap_threshold_for_segments`).
-func tuneAllocatorForSegments() {
-    avp_fix_mmap_threshold_for_segments()
-}
-
 /// The C library's `exit`, which `ParsableCommand.exit(withError:)` hides inside the command type.
 private func terminate(_ status: Int32) -> Never { exit(status) }
 

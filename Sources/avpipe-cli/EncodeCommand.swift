@@ -218,7 +218,6 @@ struct EncodeJob: Sendable {
             written = (summary.bytes, summary.duration)
         case .ts, .hls:
             // ADTS in MPEG-TS, or HLS segments (TS or fMP4) and their playlist.
-            if container == .hls { tuneAllocatorForSegments() }
             noticeNoTags(container == .ts ? "MPEG-TS" : "HLS")
             let muxer = try Muxer(path: output, options: .init(container: container == .ts ? .ts : .hls, overwrite: overwrite, hls: hls))
             try muxer.addAudio(encoder, label: output)

@@ -42,7 +42,6 @@ struct Mux: AsyncParsableCommand {
         layoutOptions.container = layout.container(for: output)
         let options = layoutOptions
         try await CommandRunner.run(logging: logging) {
-            if options.container == .hls { tuneAllocatorForSegments() }
             let muxer = try Muxer(path: output, options: options)
             let videoDemuxer = try video.map { try Demuxer(path: $0, options: demuxerOptions) }
             let audioDemuxer = try audio.map { try Demuxer(path: $0, options: demuxerOptions) }

@@ -78,7 +78,6 @@ struct CopyJob: Sendable {
     let demuxerOptions: Demuxer.Options
 
     func run() async throws {
-        if container == .hls { tuneAllocatorForSegments() }
         let demuxer = try Demuxer(path: input, options: demuxerOptions)
         let plan = try CopyPlan(info: demuxer.info, container: container, audio: audio, video: video,
                                 subtitles: subtitles, coverArt: keepsMetadata, chapters: keepsMetadata)

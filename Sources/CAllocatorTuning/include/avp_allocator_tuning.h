@@ -6,9 +6,4 @@
 /// its allocator, a library must not.
 void avp_fix_mmap_threshold(void);
 
-/// Fixes it at 4 MiB instead, for outputs written as many segments: libavformat's hls muxer grows
-/// one buffer per segment (about a megabyte), which a 256 KiB threshold maps and unmaps afresh
-/// each time, page faults included.
-void avp_fix_mmap_threshold_for_segments(void);
-
 #endif
