@@ -210,12 +210,12 @@ final class MuxTrack {
         }
     }
 
-    /// One frame in `timeBase`, when the frame rate is known.
-    private var frameDuration: Int64? {
+    /// One frame in `timeBase`, when the frame rate is known (worked out once, after `prepare`).
+    private lazy var frameDuration: Int64? = {
         guard let rate = forcedFrameRate ?? declaredFrameRate, rate.numerator > 0, rate.denominator > 0 else { return nil }
         let ticks = MediaTime(value: 1, timeBase: Rational(rate.denominator, rate.numerator)).converted(to: timeBase).value
         return ticks > 0 ? ticks : nil
-    }
+    }()
 
     /// Catches inputs the container cannot describe, before anything is written.
     private func validate(first: Packet?) throws {

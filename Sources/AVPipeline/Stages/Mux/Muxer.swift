@@ -234,12 +234,18 @@ public final class Muxer {
     /// Track `index`'s next packet, moved onto the output's timeline.
     private func nextPacket(of index: Int) async throws -> Packet? {
         guard let packet = try await tracks[index].next() else { return nil }
-        if let origin, origin.value != 0 { shift(packet, of: index, back: origin) }
+        if let origin, origin.value != 0 {
+            let ticks = originTicks[index] ?? origin.converted(to: tracks[index].timeBase).value
+            originTicks[index] = ticks
+            shift(packet, back: ticks)
+        }
         return packet
     }
 
-    private func shift(_ packet: Packet, of index: Int, back offset: MediaTime) {
-        let ticks = offset.converted(to: tracks[index].timeBase).value
+    /// `origin` in each track's time base, worked out on its first packet.
+    private var originTicks: [Int: Int64] = [:]
+
+    private func shift(_ packet: Packet, back ticks: Int64) {
         let p = packet.pointer
         if p.pointee.pts != avp_nopts_value() { p.pointee.pts -= ticks }
         if p.pointee.dts != avp_nopts_value() { p.pointee.dts -= ticks }
@@ -256,9 +262,10 @@ public final class Muxer {
         }
         guard let earliest = starts.min(), earliest.value < 0 else { return }
         for (index, packet) in firsts.enumerated() {
-            if let packet { shift(packet, of: index, back: earliest) }
+            if let packet { shift(packet, back: earliest.converted(to: tracks[index].timeBase).value) }
         }
         origin = (origin ?? MediaTime(value: 0, timeBase: earliest.timeBase)) + earliest
+        originTicks.removeAll()
     }
 
     /// MP4 and M4A keep a cover in their `covr` tag; MOV and Matroska have no such place.
