@@ -17,7 +17,7 @@ static inline int avp_sdl_allow_format_change(void) { return SDL_AUDIO_ALLOW_FOR
 static inline Uint32 avp_sdl_init_video(void) { return SDL_INIT_VIDEO; }
 static inline int avp_sdl_windowpos_centered(void) { return SDL_WINDOWPOS_CENTERED; }
 static inline Uint32 avp_sdl_window_flags(int fullscreen) {
-    return SDL_WINDOW_RESIZABLE | SDL_WINDOW_SHOWN | (fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
+    return SDL_WINDOW_RESIZABLE | SDL_WINDOW_HIDDEN | (fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
 }
 static inline Uint32 avp_sdl_window_fullscreen_desktop(void) { return SDL_WINDOW_FULLSCREEN_DESKTOP; }
 static inline Uint32 avp_sdl_pixelformat_iyuv(void) { return SDL_PIXELFORMAT_IYUV; }

@@ -80,6 +80,7 @@ TRAMPOLINE(const char *, SDL_GetCurrentVideoDriver, (void), (), NULL)
 TRAMPOLINE(void *, SDL_CreateWindow, (const char *title, int x, int y, int w, int h, uint32_t flags),
            (title, x, y, w, h, flags), NULL)
 VOID_TRAMPOLINE(SDL_DestroyWindow, (void *window), (window))
+VOID_TRAMPOLINE(SDL_ShowWindow, (void *window), (window))
 TRAMPOLINE(int, SDL_SetWindowFullscreen, (void *window, uint32_t flags), (window, flags), -1)
 TRAMPOLINE(uint32_t, SDL_GetWindowFlags, (void *window), (window), 0)
 TRAMPOLINE(void *, SDL_CreateRenderer, (void *window, int index, uint32_t flags), (window, index, flags), NULL)

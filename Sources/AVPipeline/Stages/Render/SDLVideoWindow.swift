@@ -178,6 +178,9 @@ private final class WindowThread {
         guard renderer != nil else {
             return .failure(.deviceUnavailable(reason: "no renderer for the window (\(SDLSubsystems.lastError))"))
         }
+        // Created hidden: an OpenGL renderer makes SDL destroy and recreate an X11 window, which
+        // if shown would flash, and could be found by a window manager or tool just before it dies.
+        SDL_ShowWindow(window)
         draw()
         return .success(SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "unknown")
     }
