@@ -72,6 +72,7 @@ TRAMPOLINE(const char *, SDL_GetAudioDeviceName, (int index, int iscapture), (in
 TRAMPOLINE(uint32_t, SDL_OpenAudioDevice,
            (const char *device, int iscapture, const void *desired, void *obtained, int allowed_changes),
            (device, iscapture, desired, obtained, allowed_changes), 0)
+TRAMPOLINE(int, SDL_GetAudioDeviceSpec, (int index, int iscapture, void *spec), (index, iscapture, spec), -1)
 VOID_TRAMPOLINE(SDL_PauseAudioDevice, (uint32_t dev, int pause_on), (dev, pause_on))
 VOID_TRAMPOLINE(SDL_CloseAudioDevice, (uint32_t dev), (dev))
 

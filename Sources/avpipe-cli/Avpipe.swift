@@ -19,7 +19,7 @@ struct Avpipe: ParsableCommand {
         143 terminated (SIGTERM).
         """,
         version: "0.1.0",
-        subcommands: [Encode.self, Decode.self, Play.self, Demux.self, Probe.self, Mux.self, Remux.self, HLS.self, Frame.self]
+        subcommands: [Encode.self, Record.self, Decode.self, Play.self, Demux.self, Probe.self, Mux.self, Remux.self, HLS.self, Frame.self]
     )
 
     /// Parses and runs like swift-argument-parser's own `main`, but reports every error — usage

@@ -11,20 +11,38 @@ import Darwin
 /// SIGINT/SIGTERM cancel the pipeline (whose writers then delete their temporary files), and every
 /// failure becomes one line on stderr plus a documented exit code — never a stack trace.
 enum CommandRunner {
-    static func run(logging: LoggingOptions, _ body: @escaping @Sendable () async throws -> Void) async throws {
+    ///
+    /// With `graceful`, the first signal runs its installed action instead (a recording stops its
+    /// device and completes its file, then the run ends as interrupted); a second one cancels.
+    static func run(logging: LoggingOptions, graceful: GracefulStop? = nil,
+                    _ body: @escaping @Sendable () async throws -> Void) async throws {
         FFmpegLog.setLevel(logging.verbose ? .info : .quiet)
         // A file-size limit (ulimit -f) must surface as a write error, not kill the process.
         signal(SIGXFSZ, SIG_IGN)
         let received = Mutex<Int32>(0)
         let task = Task { try await body() }
         StopSignals.watch { number in
-            received.withLock { if $0 == 0 { $0 = number } }
+            let first = received.withLock { (value: inout Int32) -> Bool in
+                defer { if value == 0 { value = number } }
+                return value == 0
+            }
+            if first, let graceful, graceful.trigger() {
+                hardStop(after: gracefulStopGrace, signal: number)
+                return
+            }
             task.cancel()
             hardStop(after: stopGrace, signal: number)
         }
         do {
             try await task.value
             ExitGate.claimOrWait()
+            let signalNumber = received.withLock { $0 }
+            if signalNumber != 0 {
+                printError("interrupted")
+                throw ExitCode(128 + signalNumber)
+            }
+        } catch let code as ExitCode {
+            throw code
         } catch {
             ExitGate.claimOrWait()
             let signalNumber = received.withLock { $0 }
@@ -38,6 +56,9 @@ enum CommandRunner {
 
     /// How long a cancelled pipeline may take to stop by itself (the goal is 0.5 s in all).
     static let stopGrace: useconds_t = 400_000
+    /// How long a gracefully stopped run may take to complete its output (an encoder's last
+    /// frames, a file's index).
+    static let gracefulStopGrace: useconds_t = 3_000_000
 
     /// Called on the signal-watching thread after the pipeline was cancelled. Cancellation cannot
     /// reach a read blocked on a slow input (a pipe nobody writes to, a stalled disk); if the run
@@ -70,6 +91,21 @@ enum CommandRunner {
         case .output: 73
         case .interrupted: 130
         }
+    }
+}
+
+/// The action that ends a run gracefully on the first SIGINT/SIGTERM, installed by the run once it
+/// has something to stop (before that, the signal cancels as usual).
+final class GracefulStop: Sendable {
+    private let action = Mutex<(@Sendable () -> Void)?>(nil)
+
+    func install(_ stop: @escaping @Sendable () -> Void) { action.withLock { $0 = stop } }
+
+    /// Runs the action; false when none is installed yet.
+    func trigger() -> Bool {
+        guard let stop = action.withLock({ $0 }) else { return false }
+        stop()
+        return true
     }
 }
 

@@ -60,6 +60,12 @@ final class ProgressLine {
         Self.lineOpen.store(true, ordering: .releasing)
     }
 
+    /// Draws `text` as the status line (replacing what is there): for status lines of other kinds.
+    static func show(_ text: String) {
+        emit("\r\u{1B}[K" + text)
+        lineOpen.store(true, ordering: .releasing)
+    }
+
     private static func emit(_ text: String) {
         var text = text
         text.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }

@@ -26,6 +26,8 @@ public enum AVPipelineError: Error, Sendable, Equatable, CustomStringConvertible
     case outOfMemory
     /// No audio output device could be opened (no sound server, no card, an unknown device name).
     case deviceUnavailable(reason: String)
+    /// No audio input device could be opened (none there, an unknown name, no sound server).
+    case inputDeviceUnavailable(reason: String)
     /// An FFmpeg call failed in a way none of the cases above describes.
     case ffmpeg(call: String, code: Int32, message: String)
 
@@ -38,7 +40,7 @@ public enum AVPipelineError: Error, Sendable, Equatable, CustomStringConvertible
              .inputPolicy, .exceedsLimits: .input
         case .unsupportedSampleFormat, .unsupportedCodec, .unsupportedFormat: .unsupported
         // EX_UNAVAILABLE (69): a service the command needs is not there.
-        case .deviceUnavailable: .unsupported
+        case .deviceUnavailable, .inputDeviceUnavailable: .unsupported
         case .invalidOption: .usage
         case .outputNotWritable, .outputExists, .outputWriteFailed: .output
         case .cancelled: .interrupted
@@ -67,6 +69,7 @@ public enum AVPipelineError: Error, Sendable, Equatable, CustomStringConvertible
         case .cancelled: "cancelled"
         case .outOfMemory: "out of memory"
         case .deviceUnavailable(let reason): "no audio output device available: \(reason)"
+        case .inputDeviceUnavailable(let reason): "no audio input device available: \(reason)"
         case .ffmpeg(let call, let code, let message): "\(call) failed: \(message) (\(code))"
         }
     }

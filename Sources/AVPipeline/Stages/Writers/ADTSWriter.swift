@@ -6,12 +6,13 @@ public final class ADTSWriter<Upstream: SampleSource> where Upstream.Buffer == E
     private let writer: SingleStreamFileWriter
 
     /// Prepares the output (a hidden temporary file next to `path`); nothing appears at `path` until
-    /// `run()` succeeds.
-    public init(upstream: Upstream, path: String, overwrite: Bool = false) throws {
+    /// `run()` succeeds. `live` (a recording): written at `path` as packets arrive, each frame on
+    /// disk once written, so a killed process leaves every whole frame before it.
+    public init(upstream: Upstream, path: String, overwrite: Bool = false, live: Bool = false) throws {
         self.upstream = upstream
         let format = upstream.outputFormat
         writer = try SingleStreamFileWriter(path: path, muxer: "adts", overwrite: overwrite,
-                                            parameters: format.parameters, timeBase: format.timeBase)
+                                            parameters: format.parameters, timeBase: format.timeBase, live: live)
     }
 
     /// Pulls every packet from upstream and writes it; the file is complete and in place on return.

@@ -21,10 +21,12 @@ final class SingleStreamFileWriter {
     private var bytes = 0
     private var end: MediaTime?
 
+    /// `live`: a recording — written under its final name from the start and each packet handed
+    /// to the OS at once, so a process killed outright leaves every packet written before it.
     convenience init(path: String, muxer: String, overwrite: Bool, parameters: CodecParameters, timeBase: Rational,
-                     muxerOptions: [String: String] = [:]) throws(AVPipelineError) {
-        try self.init(file: AtomicOutputFile(path: path, overwrite: overwrite), muxer: muxer, parameters: parameters,
-                      timeBase: timeBase, muxerOptions: muxerOptions)
+                     muxerOptions: [String: String] = [:], live: Bool = false) throws(AVPipelineError) {
+        try self.init(file: AtomicOutputFile(path: path, overwrite: overwrite, inPlace: live), muxer: muxer, parameters: parameters,
+                      timeBase: timeBase, muxerOptions: live ? muxerOptions.merging(["flush_packets": "1"]) { $1 } : muxerOptions)
     }
 
     /// Writes into `file`, made (and so checked) earlier: when the stream's parameters are only

@@ -12,7 +12,10 @@ public final class WAVWriter<Upstream: SampleSource> where Upstream.Buffer == PC
     private var framesWritten: Int64 = 0
 
     /// `headerless`: bare samples (FFmpeg's raw muxer for the format, `s16le`…), no WAV header.
-    public init(upstream: Upstream, path: String, overwrite: Bool = false, headerless: Bool = false) throws {
+    /// `live` (a recording): written at `path` as audio arrives; the header's sizes are fixed at
+    /// the end, and a killed process leaves a header whose sizes say "to the end of the file",
+    /// which WAV readers accept.
+    public init(upstream: Upstream, path: String, overwrite: Bool = false, headerless: Bool = false, live: Bool = false) throws {
         let format = upstream.outputFormat
         guard !format.sampleFormat.isPlanar else {
             throw AVPipelineError.unsupportedSampleFormat("WAV stores interleaved samples; convert \(format.sampleFormat) to \(format.sampleFormat.packed) first")
@@ -23,7 +26,7 @@ public final class WAVWriter<Upstream: SampleSource> where Upstream.Buffer == PC
         // The raw PCM muxers are named after their codec: pcm_s16le → s16le.
         let muxer = headerless ? String(cString: avcodec_get_name(parameters.codecID)).replacingPrefix("pcm_") : "wav"
         writer = try SingleStreamFileWriter(path: path, muxer: muxer, overwrite: overwrite,
-                                            parameters: parameters, timeBase: format.sampleTimeBase)
+                                            parameters: parameters, timeBase: format.sampleTimeBase, live: live)
         packet = try Packet()
     }
 

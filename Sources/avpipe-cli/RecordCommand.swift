@@ -1,0 +1,200 @@
+import ArgumentParser
+import AVPipeline
+
+/// `avpipe record`: live audio from an input device, encoded as it arrives (a thin layer over
+/// `DeviceCapture`). Every output is written under its final name as the audio arrives, so a run
+/// killed outright still leaves what was recorded; Ctrl-C or SIGTERM stops the device, completes
+/// the file and exits 130/143.
+struct Record: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record from an audio input device: AAC (.aac, .m4a, .mp4, .ts, .m3u8) or PCM (.wav).",
+        discussion: """
+        Examples: avpipe record --out live.m4a --duration 30
+                  avpipe record --out memo.aac --device 'Built-in Microphone' --bitrate 64k --channels 1
+                  avpipe record --list-devices
+        An .m4a/.mp4 is written in fragments of --fragment seconds: a killed run leaves a file that \
+        plays up to its last fragment (--faststart writes a plain M4A instead, which appears only \
+        when complete). An .aac has every frame on disk as soon as it is encoded; a .wav's header \
+        sizes are fixed at the end. Ctrl-C stops the recording and completes the file.
+        """
+    )
+
+    enum Container: String, ExpressibleByArgument, CaseIterable {
+        case adts, wav, m4a, mp4, mkv, ts, hls
+    }
+
+    @Option(name: .customLong("out"), help: ArgumentHelp("Output file: .aac (ADTS), .m4a, .mp4, .mkv, .ts, .m3u8 (HLS) or .wav.", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Input device name (see --list-devices); default: the system's.", valueName: "name"))
+    var device: String?
+
+    @Option(help: ArgumentHelp("Stop after this long (seconds or hh:mm:ss.xxx); default: until Ctrl-C.", valueName: "time"))
+    var duration: TimeArgument?
+
+    @Option(help: ArgumentHelp("AAC bit rate in bits per second, or with k/M (default: 96k).", valueName: "rate"))
+    var bitrate: BitRateArgument?
+
+    @Option(help: "Sample rate in Hz (default: the device's).")
+    var rate: Int?
+
+    @Option(help: "Channel count (default: the device's).")
+    var channels: Int?
+
+    @Option(help: ArgumentHelp("Audio the capture buffer holds while the encoder or disk is slow, in seconds; past it the oldest is dropped and reported.", valueName: "seconds"))
+    var buffer: Double = 4
+
+    @Option(help: ArgumentHelp("Longest M4A/MP4 fragment in seconds (what a killed run can lose).", valueName: "seconds"))
+    var fragment: Double = 1
+
+    @Flag(help: "Write a plain (unfragmented) M4A/MP4 with its index first; it appears only when complete.")
+    var faststart = false
+
+    @Option(help: "Container, when the output's extension does not say it (adts, wav, m4a, mp4, mkv, ts, hls).")
+    var format: Container?
+
+    @Flag(help: "List the input devices and exit.")
+    var listDevices = false
+
+    @OptionGroup var hls: HLSArguments
+    @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var logging: LoggingOptions
+
+    var container: Container? {
+        if let format { return format }
+        switch OutputPaths.fileExtension(output ?? "") {
+        case "aac", "adts": return .adts
+        case "wav": return .wav
+        case "m4a": return .m4a
+        case "mp4": return .mp4
+        case "mkv", "mka": return .mkv
+        case "ts": return .ts
+        case "m3u8": return .hls
+        default: return nil
+        }
+    }
+
+    func validate() throws {
+        if listDevices { return }
+        guard let output else { throw ValidationError("name the recording: --out FILE (.aac, .m4a, .wav, …)") }
+        guard output != OutputPaths.standardOutput else {
+            throw ValidationError("record writes a file (a recording to standard output is not supported yet)")
+        }
+        guard container != nil else {
+            let ext = OutputPaths.fileExtension(output)
+            throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use .aac, .m4a, .mp4, .mkv, .ts, .m3u8 or .wav, or --format")
+        }
+        if let rate, !(8_000...384_000).contains(rate) { throw ValidationError("--rate must be between 8000 and 384000 Hz (got \(rate))") }
+        if let channels, !(1...8).contains(channels) { throw ValidationError("--channels must be between 1 and 8 (got \(channels))") }
+        if let duration, duration.time.value <= 0 { throw ValidationError("--duration must be positive") }
+        guard buffer.isFinite, (0.05...60).contains(buffer) else { throw ValidationError("--buffer must be between 0.05 and 60 seconds (got \(buffer))") }
+        guard fragment.isFinite, (0.01...3600).contains(fragment) else { throw ValidationError("--fragment must be between 0.01 and 3600 seconds (got \(fragment))") }
+    }
+
+    func run() async throws {
+        if listDevices {
+            try await CommandRunner.run(logging: logging) {
+                let names = try AudioInputDevices.names()
+                if names.isEmpty { printNotice("the audio driver lists no input device") }
+                for name in names { printLine(name) }
+            }
+            return
+        }
+        let job = RecordJob(output: output!, container: container!, overwrite: outputOptions.overwrite,
+                            capture: DeviceCapture.Options(device: device, sampleRate: rate, channelCount: channels,
+                                                           bufferDuration: buffer, duration: duration?.time),
+                            bitrate: bitrate?.bitsPerSecond, faststart: faststart,
+                            fragment: MediaTime(value: Int64((fragment * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000)),
+                            hls: hls.options)
+        let graceful = GracefulStop()
+        try await CommandRunner.run(logging: logging, graceful: graceful) {
+            try await job.run(graceful: graceful)
+        }
+    }
+}
+
+/// One recording: the device, the chain to the output, the live status line and the report.
+struct RecordJob: Sendable {
+    let output: String
+    let container: Record.Container
+    let overwrite: Bool
+    let capture: DeviceCapture.Options
+    let bitrate: Int?
+    let faststart: Bool
+    let fragment: MediaTime
+    let hls: HLSOptions
+
+    func run(graceful: GracefulStop) async throws {
+        let capture: DeviceCapture
+        do {
+            capture = try DeviceCapture(options: self.capture)
+        } catch AVPipelineError.inputDeviceUnavailable(let reason) {
+            throw AVPipelineError.inputDeviceUnavailable(reason: reason + " (list the devices with 'avpipe record --list-devices')")
+        }
+        let control = capture.control
+        graceful.install { control.stop() }
+        let status = RecordStatusLine(control: control, sampleRate: capture.outputFormat.sampleRate)
+        let drawing = Task { await status.keepDrawing() }
+        defer { drawing.cancel() }
+
+        // A device that could not give the rate or channels asked for is converted by libswresample.
+        let device = capture.outputFormat
+        let request = AudioFormatRequest(sampleRate: self.capture.sampleRate.flatMap { $0 == device.sampleRate ? nil : $0 },
+                                         channelLayout: self.capture.channelCount.flatMap {
+                                             $0 == device.channelCount ? nil : .default(channelCount: $0) })
+        if request.sampleRate != nil || request.channelLayout != nil {
+            try await write(capture.resampled(to: request))
+        } else {
+            try await write(capture)
+        }
+        drawing.cancel()
+        await drawing.value
+        status.finish()
+        report(control.statistics, rate: device.sampleRate)
+    }
+
+    private func write<PCM: SampleSource>(_ pcm: PCM) async throws where PCM.Buffer == PCMBuffer {
+        if container == .wav {
+            try await WAVWriter(upstream: pcm, path: output, overwrite: overwrite, live: true).run()
+            return
+        }
+        let encoder = try pcm.encodeAAC(.init(bitrate: bitrate))
+        if let bitrate, encoder.bitrate < bitrate {
+            let format = encoder.encoderInputFormat
+            printWarning("\(bitrate / 1000) kb/s is more than AAC-LC carries for \(format.channelCount) channel(s) at \(format.sampleRate) Hz; using \(encoder.bitrate / 1000) kb/s")
+        }
+        switch container {
+        case .adts:
+            try await ADTSWriter(upstream: encoder, path: output, overwrite: overwrite, live: true).run()
+        default:
+            let muxed: MuxContainer = switch container {
+            case .m4a: .m4a
+            case .mkv: .mkv
+            case .ts: .ts
+            case .hls: .hls
+            default: .mp4
+            }
+            let fragmented = !(faststart && (muxed == .m4a || muxed == .mp4))
+            let muxer = try Muxer(path: output, options: .init(container: muxed, fragmented: fragmented, fragmentDuration: fragment,
+                                                               overwrite: overwrite, hls: hls))
+            try muxer.addAudio(encoder, label: output)
+            try await muxer.run()
+        }
+    }
+
+    /// Lost audio is never silent: one warning with how much and where.
+    private func report(_ statistics: DeviceCapture.Statistics, rate: Int) {
+        guard statistics.overrunCount > 0 else { return }
+        let lost = Double(statistics.droppedFrames) / Double(rate)
+        let places = statistics.overruns.prefix(5).map { "at \($0.at) (\(String(format3: $0.lost.seconds)) s)" }.joined(separator: ", ")
+        printWarning("\(statistics.overrunCount) overrun(s): \(String(format3: lost)) s of audio were dropped because writing fell behind the device: \(places)\(statistics.overrunCount > 5 ? ", …" : "")")
+    }
+}
+
+extension String {
+    init(format3 value: Double) {
+        let thousandths = Int64((value * 1000).rounded())
+        let fraction = "\(abs(thousandths % 1000))"
+        self = "\(thousandths / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+}

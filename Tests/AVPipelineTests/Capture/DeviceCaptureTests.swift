@@ -1,0 +1,183 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import AVPipeline
+
+/// A device that pushes a known signal on its own thread at real-time pace, as hardware does:
+/// sample n (counted from the start) is `GeneratedAudioInput.value(n)`, so every delivered sample
+/// can be checked against the time its buffer claims.
+final class GeneratedAudioInput: AudioInput, @unchecked Sendable {
+    let format = AudioFormat(sampleFormat: .s16, sampleRate: 48_000, channelLayout: .default(channelCount: 1))
+    let name = "generated"
+    /// Frames per push (10 ms), and whether the device delivers anything at all.
+    let blockFrames = 480
+    let silent: Bool
+    private let running = Atomic(false)
+    private let stopped = Atomic(false)
+    private let finished = DispatchSemaphore(value: 0)
+    let pushes = Atomic(0)
+
+    init(silent: Bool = false) { self.silent = silent }
+
+    /// A 441 Hz tone whose period is not a whole number of samples, so a jump shows in the values.
+    static func value(_ n: Int64) -> Int16 { Int16((sin(2 * Double.pi * 441 * Double(n) / 48_000) * 12_000).rounded()) }
+
+    func start(into ring: CaptureRing) {
+        running.store(true, ordering: .releasing)
+        Thread.detachNewThread { [self] in
+            let start = Date()
+            var frame: Int64 = 0
+            var block = [Int16](repeating: 0, count: blockFrames)
+            while !stopped.load(ordering: .acquiring) {
+                let due = start.addingTimeInterval(Double(frame) / 48_000)
+                let wait = due.timeIntervalSinceNow
+                if wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
+                if !silent {
+                    for i in 0..<blockFrames { block[i] = Self.value(frame + Int64(i)) }
+                    block.withUnsafeBytes { ring.write($0) }
+                    pushes.add(1, ordering: .relaxed)
+                }
+                frame += Int64(blockFrames)
+            }
+            finished.signal()
+        }
+    }
+
+    func close() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        if running.load(ordering: .acquiring) { finished.wait() }  // no write follows, as SDL promises
+    }
+
+    var isClosed: Bool { stopped.load(ordering: .acquiring) }
+}
+
+/// `DeviceCapture`: the bounded ring where the device's push meets the pipeline's pull.
+@Suite struct DeviceCaptureTests {
+    /// Reads every buffer, checking each sample against the generator at the buffer's own time.
+    static func drain(_ capture: DeviceCapture, pauseAfter: Double? = nil, pause: Double = 0) async throws
+        -> (buffers: [(pts: Int64, count: Int)], mismatches: Int) {
+        var buffers: [(Int64, Int)] = []
+        var mismatches = 0
+        var paused = false
+        while let buffer = try await capture.next() {
+            let pts = try #require(buffer.presentationTime).value
+            buffer.withUnsafePlane(0) { bytes in
+                let samples = bytes.bindMemory(to: Int16.self)
+                for i in 0..<buffer.frameCount where samples[i] != GeneratedAudioInput.value(pts + Int64(i)) { mismatches += 1 }
+            }
+            buffers.append((pts, buffer.frameCount))
+            if let after = pauseAfter, !paused, Double(pts) / 48_000 >= after {
+                paused = true
+                try await Task.sleep(for: .seconds(pause))  // a consumer stalled by a slow disk
+            }
+        }
+        return (buffers, mismatches)
+    }
+
+    @Test func everyFrameArrivesOnTheCaptureClock() async throws {
+        let input = GeneratedAudioInput()
+        let capture = try DeviceCapture(input: input, options: .init(chunkFrames: 1024, duration: .seconds(1)))
+        let (buffers, mismatches) = try await Self.drain(capture)
+        #expect(mismatches == 0, "every sample is the device's sample at its buffer's time")
+        #expect(buffers.map(\.count).reduce(0, +) == 48_000, "--duration ends at exactly its sample count")
+        for (previous, next) in zip(buffers, buffers.dropFirst()) {
+            #expect(next.pts == previous.pts + Int64(previous.count), "buffers follow each other without gaps")
+        }
+        #expect(buffers.dropLast().allSatisfy { $0.count == 1024 })
+        #expect(capture.control.statistics.overrunCount == 0)
+        #expect(input.isClosed, "the device is stopped at the end")
+    }
+
+    /// A consumer that stalls for 2 s behind a 0.5 s ring: the oldest audio is dropped (the ring
+    /// never grows), the loss is counted, and the next buffer's time jumps by exactly what was lost.
+    @Test func aStalledConsumerLosesTheOldestAudioAndItsTimeJumps() async throws {
+        let input = GeneratedAudioInput()
+        let capture = try DeviceCapture(input: input, options: .init(chunkFrames: 1024, bufferDuration: 0.5, duration: .seconds(3)))
+        let (buffers, mismatches) = try await Self.drain(capture, pauseAfter: 0.2, pause: 2)
+        let statistics = capture.control.statistics
+        #expect(mismatches == 0, "audio after the loss is still the device's audio at the time it claims")
+        #expect(statistics.overrunCount >= 1)
+        let lostSeconds = Double(statistics.droppedFrames) / 48_000
+        #expect(abs(lostSeconds - 1.5) < 0.25, "about 2 s of stall minus the 0.5 s ring were lost: \(lostSeconds) s")
+        let jumps = zip(buffers, buffers.dropFirst()).map { $1.pts - ($0.pts + Int64($0.count)) }.filter { $0 != 0 }
+        #expect(jumps.reduce(0, +) == statistics.droppedFrames, "the times jump by exactly the lost frames: \(jumps)")
+        #expect(Int64(buffers.map(\.count).reduce(0, +)) + statistics.droppedFrames == 144_000,
+                "delivered and lost add up to the 3 s captured")
+        #expect(statistics.overruns.first.map { $0.at.seconds >= 0.2 } == true, "the first loss is after the stall began")
+        #expect(capture.ringCapacityFrames == 24_000, "the ring stays at its bound")
+    }
+
+    @Test func stopDeliversWhatWasCapturedThenEnds() async throws {
+        let input = GeneratedAudioInput()
+        let capture = try DeviceCapture(input: input, options: .init(chunkFrames: 4800))
+        let control = capture.control
+        Task {
+            try await Task.sleep(for: .milliseconds(300))
+            control.stop()
+        }
+        let (buffers, mismatches) = try await Self.drain(capture)
+        let seconds = Double(buffers.map(\.count).reduce(0, +)) / 48_000
+        #expect(mismatches == 0)
+        #expect(seconds > 0.2 && seconds < 1.5, "what was captured until the stop: \(seconds) s")
+        #expect(input.isClosed)
+        #expect(try await capture.next() == nil, "the end stays the end")
+    }
+
+    @Test func cancellingThePullingTaskEndsTheStreamWithoutAnError() async throws {
+        let input = GeneratedAudioInput()
+        let capture = try DeviceCapture(input: input, options: .init(chunkFrames: 1024))
+        let task = Task { try await Self.drain(capture).buffers.count }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let count = try await task.value
+        #expect(count > 5, "the audio before the cancellation was delivered: \(count) buffers")
+        #expect(input.isClosed)
+    }
+
+    @Test func aDeviceThatDeliversNothingIsAnErrorNotAHang() async throws {
+        let input = GeneratedAudioInput(silent: true)
+        let capture = try DeviceCapture(input: input, options: .init(stallTimeout: 0.3))
+        await #expect {
+            _ = try await capture.next()
+        } throws: { error in
+            guard case AVPipelineError.inputDeviceUnavailable(let reason) = error else { return false }
+            return reason.contains("no audio")
+        }
+        #expect(input.isClosed)
+    }
+
+    @Test(arguments: [
+        DeviceCapture.Options(sampleRate: 100), .init(sampleRate: 1_000_000), .init(channelCount: 0), .init(channelCount: 9),
+        .init(chunkFrames: 0), .init(bufferDuration: 0), .init(bufferDuration: 1000), .init(duration: .seconds(0)),
+        .init(stallTimeout: 0),
+    ])
+    func absurdOptionsAreUsageErrors(_ options: DeviceCapture.Options) throws {
+        #expect(throws: AVPipelineError.self) { try DeviceCapture(input: GeneratedAudioInput(), options: options) }
+        #expect(throws: AVPipelineError.self) { try DeviceCapture(options: options) }
+    }
+
+    /// The ring alone: drops whole oldest stretches, keeps positions absolute.
+    @Test func theRingDropsTheOldestAndKeepsPositions() {
+        let ring = CaptureRing(capacityFrames: 4, bytesPerFrame: 2)
+        let samples: [Int16] = [1, 2, 3, 4, 5, 6]
+        samples.withUnsafeBytes { ring.write($0) }
+        var out = [Int16](repeating: 0, count: 4)
+        let result = out.withUnsafeMutableBytes { ring.read(frames: 4, into: $0.baseAddress!) }
+        guard case .audio(let first, let count) = result else { Issue.record("no audio: \(result)"); return }
+        #expect((first, count, out) == (2, 4, [3, 4, 5, 6]))
+        #expect(ring.losses.count == 1 && ring.losses.droppedFrames == 2 && ring.losses.first == [.init(frame: 0, frameCount: 2)])
+        if case .wait(let missing) = out.withUnsafeMutableBytes({ ring.read(frames: 1, into: $0.baseAddress!) }) {
+            #expect(missing == 1)
+        } else {
+            Issue.record("an empty ring waits")
+        }
+        ring.end()
+        if case .ended = out.withUnsafeMutableBytes({ ring.read(frames: 1, into: $0.baseAddress!) }) {} else { Issue.record("ends") }
+    }
+}
+
+extension DeviceCapture.Options: CustomTestStringConvertible {
+    public var testDescription: String {
+        "rate \(sampleRate.map(String.init) ?? "-") ch \(channelCount.map(String.init) ?? "-") chunk \(chunkFrames) buffer \(bufferDuration) duration \(duration.map { "\($0)" } ?? "-") stall \(stallTimeout)"
+    }
+}
