@@ -42,9 +42,8 @@ enum Subcommand: String, CaseIterable, Sendable {
     /// Play runs in real time, so it gets a few containers only.
     func reads(_ media: SampleMedia) -> Bool {
         switch self {
-        case .encode: media == .wav
         case .probe: true
-        case .decode: media.hasAudio
+        case .encode, .decode: media.hasAudio  // encode reads any audio, a WAV through capture
         case .play: [.mp4, .adts, .mkv].contains(media)
         case .frame: media.hasVideo
         default: media != .wav

@@ -55,8 +55,19 @@ import TestSupport
             let presented = try Probe.presentedAudioSamples(output)
             #expect(presented == expected, "the M4A presents \(presented.map(String.init) ?? "?") samples, the input \(expected)")
         } else {
-            // ADTS carries no priming or padding: whole frames, the priming one included.
-            #expect(abs(samples.count - expected) <= 2048, "\(samples.count) samples, the input decodes to \(expected)")
+            // ADTS carries no priming or padding: FFmpeg's encoder writes ceil(N/1024) frames for N
+            // samples plus one for its 1024 samples of priming (±1: the input's length as ffmpeg
+            // decodes it may differ from ours by a frame's worth at its ends, e.g. MP3's padding).
+            let frames = try ADTSParser.headers(try fileBytes(output))
+            let wanted = (expected + 1023) / 1024 + 1
+            #expect(abs(frames.count - wanted) <= 1, "\(frames.count) ADTS frames for \(expected) samples, expected \(wanted)")
+            let channels = try Probe.run(input).int("channels", stream: source.name == "a movie's sound" ? 1 : 0)
+            #expect(frames.allSatisfy { $0.audioObjectType == 2 && $0.sampleRate == source.sampleRate && $0.channelConfiguration == channels },
+                    "AAC-LC at the input's rate and channels (\(channels.map(String.init) ?? "?"))")
+            // ffprobe reads the same frames as AAC at the input's rate.
+            let probe = try Probe.run(output)
+            #expect(probe.string("codec_name") == "aac" && probe.int("sample_rate") == source.sampleRate, "\(probe.streams)")
+            #expect(try Probe.packets(output).count == frames.count)
         }
         let pitch = SignalAnalysis.dominantFrequency(samples, sampleRate: source.sampleRate, start: source.sampleRate)
         #expect(abs(pitch - 440) <= 10, "the tone survives: \(pitch) Hz")
@@ -75,8 +86,30 @@ import TestSupport
         let run = try avpipe(["encode", "--in", input, "--out", output, "--start", "1", "--duration", "1.5"])
         #expect(run.status == 0, "\(run.stderrText)")
         let samples = try Self.decoded(output, rate: 44_100)
-        #expect(abs(samples.count - 66_150) <= 2048, "\(samples.count) samples for 1.5 s")
+        // Sample-exact: the edit list presents 1.5 s × 44,100 samples, no more, no fewer.
+        let presented = try Probe.presentedAudioSamples(output)
+        #expect(presented == 66_150, "the M4A presents \(presented.map(String.init) ?? "?") samples for 1.5 s")
         #expect(abs(SignalAnalysis.dominantFrequency(samples, sampleRate: 44_100, start: 4410) - 1000) <= 10, "starts after the step")
+    }
+
+    /// `--audio-track N` counts audio tracks only (the video track before them does not count):
+    /// in an MKV of a 440 Hz and a 1000 Hz track, 1 is the second tone, 0 (and no option) the first.
+    @Test func audioTrackPicksTheTrack() throws {
+        let folder = TemporaryDirectory()
+        let input = folder.file("two.mkv")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=3",
+                                 "-f", "lavfi", "-i", "sine=frequency=440:duration=3", "-f", "lavfi", "-i", "sine=frequency=1000:duration=3",
+                                 "-map", "0", "-map", "1", "-map", "2", "-c:v", "libx264", "-c:a", "flac", input])
+        for (track, pitch) in [(["--audio-track", "1"], 1000.0), (["--audio-track", "0"], 440), ([], 440)] {
+            let output = folder.file("track\(track.last ?? "-").m4a")
+            let run = try avpipe(["encode", "--in", input, "--out", output] + track)
+            #expect(run.status == 0, "\(run.stderrText)")
+            let heard = SignalAnalysis.dominantFrequency(try Self.decoded(output, rate: 44_100), sampleRate: 44_100)
+            #expect(abs(heard - pitch) <= 10, "\(track): \(heard) Hz, expected \(pitch)")
+        }
+        let missing = try avpipe(["encode", "--in", input, "--out", folder.file("none.m4a"), "--audio-track", "2"])
+        #expect(missing.status == 64 && missing.stderrText.contains("2 audio tracks"), "\(missing.stderrText)")
+        #expect(!fileExists(folder.file("none.m4a")))
     }
 
     /// `--channels 2` downmixes 5.1; `--rate` resamples.
@@ -128,5 +161,30 @@ import TestSupport
         let reported = floor.stderrText.split(separator: " ").firstIndex(of: "wrote").map { floor.stderrText.split(separator: " ")[$0 + 1] }
         #expect(measured > 9, "FFmpeg's floor is above the request: \(measured) kb/s")
         #expect(reported.flatMap { Int($0) }.map { abs($0 - measured) <= 2 } == true, "warning: \(floor.stderrText), ffprobe: \(measured) kb/s")
+    }
+
+    /// Near the floor: FFmpeg 5.1 writes about 21.7 kb/s of a 44.1 kHz stereo tone asked for at
+    /// 19 kb/s (14 % over, which a 15 % margin let pass silently) — warned, with the rate ffprobe
+    /// measures. At 32 kb/s it writes the rate asked (within 1 %; not the ~34 kb/s the issue
+    /// expected): no warning.
+    @Test func aRateJustBelowTheFloorIsReported() throws {
+        let folder = TemporaryDirectory()
+        let input = folder.file("tone.wav")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=5", "-ac", "2", input])
+        for (kbps, warns) in [(19, true), (32, false)] {
+            let output = folder.file("\(kbps)k.m4a")
+            let run = try avpipe(["encode", "--in", input, "--out", output, "--bitrate", "\(kbps)k"])
+            #expect(run.status == 0, "\(run.stderrText)")
+            let measured = try #require(try Probe.run(output).int("bit_rate"))
+            let words = run.stderrText.split(separator: " ")
+            let reported = words.firstIndex(of: "wrote").flatMap { Int(words[$0 + 1]) }
+            if warns {
+                #expect(measured > kbps * 1000 * 103 / 100, "\(measured) b/s written for \(kbps) kb/s")
+                #expect(reported.map { abs($0 - measured / 1000) <= 1 } == true, "warning: \(run.stderrText), ffprobe: \(measured) b/s")
+            } else {
+                #expect(abs(measured - kbps * 1000) < kbps * 1000 * 3 / 100, "\(measured) b/s written for \(kbps) kb/s")
+                #expect(run.stderrText.isEmpty, "\(run.stderrText)")
+            }
+        }
     }
 }

@@ -48,6 +48,16 @@ import TestSupport
         #expect(try Self.coverBytes(output, in: folder) == fileBytes(cover), "the picture is stored as it was")
         let probe = try avpipe(["probe", output])
         #expect(probe.stdoutText.contains("title=Tïtle ✓") && probe.stdoutText.contains("cover art"), "\(probe.stdoutText)")
+
+        // Still gapless beside the picture: iTunSMPB gives priming 1024 and the input's length
+        // (as ffmpeg decodes it: LAME's header trims an MP3's own delay and padding), and the edit
+        // list presents exactly that many samples.
+        let length = try Subprocess.run("ffmpeg", ["-v", "error", "-i", input, "-map", "0:a", "-ac", "1", "-f", "s16le", "-"]).stdout.count / 2
+        let smpb = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "format_tags=iTunSMPB", "-of", "csv=p=0", output])
+            .stdoutText.split(separator: " ")
+        #expect(smpb.count == 12 && Int(smpb[1], radix: 16) == 1024 && Int(smpb[3], radix: 16) == length, "\(smpb), \(length) samples")
+        #expect(try Probe.presentedAudioSamples(output) == length)
+        #expect(listing.contains("iTunSMPB"), "AtomicParsley reads the tag: \(listing)")
     }
 
     @Test func metadataOptionsSetRemoveAndDrop() throws {
