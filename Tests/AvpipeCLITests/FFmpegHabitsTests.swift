@@ -12,6 +12,84 @@ import TestSupport
         #expect(try avpipe(["help", "encode"]).status == 0)
         let mux = try avpipe(["mux", "--help"])
         #expect(mux.stdoutText.contains("--fps <rate>") && !mux.stdoutText.contains("FrameRateArgument"), "\(mux.stdoutText)")
+        // The default rate of raw video, readably (the option's own default cannot show: it has none).
+        let words = mux.stdoutText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("rate, else 25."), "\(mux.stdoutText)")
+    }
+
+    /// `-i` names the input of remux, hls, demux and frame as their bare input does: the same files.
+    @Test func dashINamesTheInputOfEveryCopyCommand() throws {
+        let folder = TemporaryDirectory()
+        let movie = try DemuxMedia.movie(folder.file("in.mp4"), seconds: 2)
+        // What follows the input, writing into folder `out`; the files it writes.
+        let jobs: [(command: String, rest: (String) -> [String], outputs: [String])] = [
+            ("remux", { ["\($0)/r.mp4"] }, ["r.mp4"]),
+            ("hls", { ["--out", "\($0)/h.m3u8", "--segment", "1"] }, ["h.m3u8", "h0.ts"]),
+            ("demux", { ["--audio", "\($0)/d.aac", "--video", "\($0)/d.h264"] }, ["d.aac", "d.h264"]),
+            ("frame", { ["--at", "1", "--out", "\($0)/f.png"] }, ["f.png"]),
+        ]
+        for name in ["bare", "dash"] { try FileManager.default.createDirectory(atPath: folder.file(name), withIntermediateDirectories: false) }
+        for job in jobs {
+            let bare = try avpipe([job.command, movie] + job.rest(folder.file("bare")))
+            #expect(bare.status == 0, "\(job.command): \(bare.stderrText)")
+            let dashed = try avpipe([job.command, "-i", movie] + job.rest(folder.file("dash")))
+            #expect(dashed.status == 0, "\(job.command) -i: \(dashed.stderrText)")
+            for output in job.outputs {
+                let ours = folder.file("dash/\(output)"), reference = folder.file("bare/\(output)")
+                #expect(try fileSize(ours) > 0 && fileBytes(ours) == fileBytes(reference), "\(job.command) -i: \(output) differs")
+            }
+        }
+        // The reference is sound: ffprobe reads what the bare forms wrote.
+        #expect(try Probe.run(folder.file("bare/r.mp4")).streams.count == 2)
+        #expect(try Probe.run(folder.file("bare/f.png")).string("codec_name") == "png")
+    }
+
+    /// `mux -i FILE` takes a file's first video and first audio track; repeated, each file gives
+    /// what the earlier ones did not: the same packets as --video/--audio.
+    @Test func dashIFeedsMux() throws {
+        let folder = TemporaryDirectory()
+        let movie = try DemuxMedia.movie(folder.file("in.mkv"), seconds: 2)
+        try MediaFactory.ffmpeg(["-v", "error", "-i", movie, "-an", "-c:v", "copy", folder.file("v.h264")])
+        try MediaFactory.ffmpeg(["-v", "error", "-i", movie, "-vn", "-c:a", "copy", folder.file("a.aac")])
+        let named = folder.file("named.mp4"), once = folder.file("once.mp4"), twice = folder.file("twice.mp4"), raw = folder.file("raw.mp4")
+        #expect(try avpipe(["mux", "--video", movie, "--audio", movie, "--out", named]).status == 0)
+        #expect(try avpipe(["mux", "-i", movie, "--out", once]).status == 0)
+        #expect(try avpipe(["mux", "-i", folder.file("v.h264"), "-i", folder.file("a.aac"), "--out", twice]).status == 0)
+        #expect(try avpipe(["mux", "--video", folder.file("v.h264"), "--audio", folder.file("a.aac"), "--out", raw]).status == 0)
+        for stream in ["v:0", "a:0"] {
+            let reference = try Probe.packetHashes(named, stream: stream, entries: "pts,dts")
+            #expect(try !reference.isEmpty && Probe.packetHashes(once, stream: stream, entries: "pts,dts") == reference, "-i \(stream)")
+            let rawReference = try Probe.packetHashes(raw, stream: stream, entries: "pts,dts")
+            #expect(try !rawReference.isEmpty && Probe.packetHashes(twice, stream: stream, entries: "pts,dts") == rawReference, "-i -i \(stream)")
+        }
+        let unused = try avpipe(["mux", "-i", movie, "-i", folder.file("a.aac"), "--out", folder.file("unused.mp4")])
+        #expect(unused.status == 64 && unused.stderrText.contains("already come from another input"), "\(unused.stderrText)")
+        #expect(!fileExists(folder.file("unused.mp4")))
+    }
+
+    /// remux --video-track N copies the N-th video track only; a bit rate with an M suffix is the
+    /// same request as the number written out.
+    @Test func videoTrackChoiceAndMegabitSuffix() throws {
+        let folder = TemporaryDirectory()
+        let two = folder.file("two.mkv")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=25:duration=1",
+                                 "-f", "lavfi", "-i", "smptebars=size=128x72:rate=25:duration=1",
+                                 "-map", "0", "-map", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p", two])
+        let second = folder.file("second.mp4")
+        let run = try avpipe(["remux", two, second, "--video-track", "1"])
+        #expect(run.status == 0, "\(run.stderrText)")
+        let probe = try Probe.run(second)
+        #expect(probe.streams.count == 1 && probe.int("width") == 128, "\(probe.streams)")
+        #expect(try Probe.packetHashes(second, stream: "v:0") == Probe.packetHashes(two, stream: "v:1"))
+
+        let wav = try MediaFactory.tone(folder.file("in.wav"), seconds: 2)
+        #expect(try avpipe(["encode", wav, folder.file("m.aac"), "--bitrate", "0.128M"]).status == 0)
+        #expect(try avpipe(["encode", wav, folder.file("n.aac"), "--bitrate", "128000"]).status == 0)
+        #expect(try avpipe(["encode", wav, folder.file("d.aac")]).status == 0)
+        #expect(try fileBytes(folder.file("m.aac")) == fileBytes(folder.file("n.aac")), "0.128M is 128000 b/s")
+        #expect(try fileBytes(folder.file("m.aac")) != fileBytes(folder.file("d.aac")), "and not the default rate")
+        let rate = Double(fileSize(folder.file("m.aac")) * 8) / 2
+        #expect(abs(rate - 128_000) < 128_000 * 0.15, "about 128 kb/s: \(rate)")
     }
 
     @Test func inputAndOutputAsFFmpegTakesThem() throws {

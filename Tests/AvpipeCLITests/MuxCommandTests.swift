@@ -237,6 +237,79 @@ import TestSupport
         _ = try ContainerOracles.atomicParsley(folder.file("out.m4a"))
     }
 
+    /// An MPEG-TS starts 1.4 s in (the muxer's default delay): mux's copy of its tracks starts at 0
+    /// with the A/V offset kept and holds the same packets at the same times as ffmpeg's copy,
+    /// whether the file is named twice or once with -i.
+    @Test(arguments: [false, true])
+    func aTransportStreamsTimelineStartsAtZero(dashI: Bool) throws {
+        let folder = TemporaryDirectory()
+        let ts = try DemuxMedia.movie(folder.file("in.ts"), seconds: 2.6)
+        let source = try Probe.run(ts)
+        #expect((source.double("start_time", stream: 0) ?? 0) > 1, "the generated TS starts late")
+        let ours = folder.file("ours.mp4"), theirs = folder.file("ffmpeg.mp4")
+        let run = try avpipe(["mux"] + (dashI ? ["-i", ts] : ["--video", ts, "--audio", ts]) + ["--out", ours])
+        #expect(run.status == 0, "\(run.stderrText)")
+        try MediaFactory.ffmpeg(["-v", "error", "-i", ts, "-c", "copy", theirs])
+        let probed = try Probe.run(ours), ffmpegs = try Probe.run(theirs)
+        let start = (probed.format["start_time"] as? String).flatMap(Double.init) ?? -1
+        #expect(abs(start) < 0.001, "starts at 0: \(start)")
+        let duration = probed.duration ?? -1
+        #expect(abs(duration - (ffmpegs.duration ?? 0)) <= 0.04 + 0.001, "as long as ffmpeg's copy: \(duration) vs \(ffmpegs.duration ?? 0)")
+        #expect(abs(duration - 2.6) <= 0.04 + 0.001, "as long as the content: \(duration)")
+        let offset = { (probe: ProbeResult) in (probe.double("start_time", stream: 1) ?? 0) - (probe.double("start_time", stream: 0) ?? 0) }
+        #expect(abs(offset(probed) - offset(source)) < 0.001, "A/V offset kept: \(offset(probed)) vs \(offset(source))")
+        for stream in ["v:0", "a:0"] {
+            let ourPackets = try Probe.packetHashes(ours, stream: stream, entries: "pts,dts")
+            #expect(try !ourPackets.isEmpty && ourPackets == Probe.packetHashes(theirs, stream: stream, entries: "pts,dts"),
+                    "\(stream): the same packets at the same times as ffmpeg's copy")
+        }
+    }
+
+    /// Matroska stores no decode times: mux gives a B-frame stream the ones ffmpeg gives it.
+    @Test func anMKVWithBFramesIsMuxed() throws {
+        let folder = TemporaryDirectory()
+        let mkv = try DemuxMedia.movie(folder.file("b.mkv"), seconds: 2, videoArguments: ["-bf", "3", "-g", "25"])
+        let pts = try Probe.packets(mkv, stream: "v:0").compactMap { ($0["pts"] as? NSNumber)?.intValue }
+        #expect(pts != pts.sorted(), "the generated stream must have B-frames (pictures out of order)")
+        let ours = folder.file("ours.mp4"), theirs = folder.file("ffmpeg.mp4")
+        let run = try avpipe(["mux", "--video", mkv, "--audio", mkv, "--out", ours])
+        #expect(run.status == 0, "\(run.stderrText)")
+        try MediaFactory.ffmpeg(["-v", "error", "-i", mkv, "-c", "copy", theirs])
+        #expect(try Probe.packetHashes(ours, stream: "v:0", entries: "pts,dts") == Probe.packetHashes(theirs, stream: "v:0", entries: "pts,dts"))
+        // Audio payloads only: Matroska's millisecond times become 1014/1015-sample steps here,
+        // where ffmpeg's CLI smooths them to 1024 (av_rescale_delta).
+        #expect(try Probe.packetHashes(ours, stream: "a:0") == Probe.packetHashes(theirs, stream: "a:0"))
+        let decode = try Subprocess.run("ffmpeg", ["-v", "error", "-xerror", "-i", ours, "-f", "null", "-"])
+        #expect(decode.status == 0, "\(decode.stderrText)")
+    }
+
+    /// Raw H.264 + ADTS into MPEG-TS: the packets ffmpeg's `-c copy -f mpegts` writes, at the same
+    /// times (a stream without B-frames: ffmpeg 5.1 cannot time raw B-frames), and GStreamer's
+    /// tsdemux decodes every picture; with B-frames too.
+    @Test func muxWritesATransportStreamAsFFmpegDoes() throws {
+        let folder = TemporaryDirectory()
+        let (bframes, audio) = try Self.makeInputs(in: folder)
+        let video = folder.file("p.h264")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25:duration=3",
+                                 "-c:v", "libx264", "-preset", "ultrafast", "-bf", "0", "-g", "25", "-pix_fmt", "yuv420p", video])
+        let ours = folder.file("m.ts"), theirs = folder.file("ffmpeg.ts")
+        let run = try avpipe(["mux", "--video", video, "--audio", audio, "--out", ours])
+        #expect(run.status == 0, "\(run.stderrText)")
+        try MediaFactory.ffmpeg(["-v", "error", "-i", video, "-i", audio, "-c", "copy", "-f", "mpegts", theirs])
+        for stream in ["v:0", "a:0"] {
+            let ourPackets = try Probe.packetHashes(ours, stream: stream, entries: "pts,dts")
+            #expect(try !ourPackets.isEmpty && ourPackets == Probe.packetHashes(theirs, stream: stream, entries: "pts,dts"),
+                    "\(stream): the same packets at the same times as ffmpeg's")
+        }
+        let withBFrames = folder.file("b.ts")
+        #expect(try avpipe(["mux", "--video", bframes, "--audio", audio, "--out", withBFrames]).status == 0)
+        for path in [ours, withBFrames] {
+            let decoded = try ContainerOracles.gstreamerDecodedStreams(path, in: folder)
+            #expect(decoded.video == 75 * 320 * 240 * 3 / 2, "\(path): GStreamer decoded \(decoded.video / (320 * 240 * 3 / 2)) pictures")
+            #expect(abs(decoded.audio / 2 - 3 * 44_100) <= 2 * 1024, "\(path): and \(decoded.audio / 2) samples")
+        }
+    }
+
     @Test func helpDocumentsTheOptions() throws {
         let mux = try avpipe(["mux", "--help"]).stdoutText
         for option in ["--video", "--audio", "--out", "--fps", "--fragmented", "--no-faststart"] {
