@@ -21,6 +21,34 @@ import TestSupport
         }
     }
 
+    /// A segment as ffprobe reads it (an fMP4 one behind its init segment, as a player joins
+    /// them): whether its first video packet is a keyframe, and how long its pictures last (the
+    /// first one's presentation to the end of the last), measured rather than taken from #EXTINF.
+    static func measure(_ segment: String, initSegment: String?, in folder: TemporaryDirectory) throws -> (keyframeFirst: Bool, duration: Double) {
+        var path = segment
+        if let initSegment {
+            path = folder.file("joined-\(UUID().uuidString).mp4")
+            try Data(try fileBytes(initSegment) + fileBytes(segment)).write(to: URL(fileURLWithPath: path))
+        }
+        let packets = try Probe.packets(path, stream: "v:0")
+        let spans = packets.compactMap { packet -> (start: Double, end: Double)? in
+            guard let pts = (packet["pts_time"] as? String).flatMap(Double.init),
+                  let duration = (packet["duration_time"] as? String).flatMap(Double.init) else { return nil }
+            return (pts, pts + duration)
+        }
+        guard spans.count == packets.count, let start = spans.map(\.start).min(), let end = spans.map(\.end).max() else {
+            throw TestFailure("\(segment): pictures without times: \(packets.prefix(3))")
+        }
+        return ((packets.first?["flags"] as? String)?.hasPrefix("K") == true, end - start)
+    }
+
+    /// Mono samples ffmpeg decodes from a file or playlist.
+    static func decodedSamples(_ path: String) throws -> Int {
+        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", path, "-vn", "-f", "s16le", "-ac", "1", "-"])
+        guard result.status == 0 else { throw TestFailure("ffmpeg cannot decode \(path): \(result.stderrText)") }
+        return result.stdout.count / 2
+    }
+
     @Test(arguments: [false, true])
     func aVODStreamIsWhatFFmpegWritesAndPlaysEverywhere(fmp4: Bool) throws {
         let folder = TemporaryDirectory()
@@ -34,14 +62,18 @@ import TestSupport
         for tag in ["#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-INDEPENDENT-SEGMENTS", "#EXT-X-ENDLIST"] { #expect(text.contains(tag), "\(tag): \(text)") }
         let entries = try Self.playlistEntries(playlist)
         #expect(entries.count == 3, "\(text)")
-        #expect(abs(entries.map(\.duration).reduce(0, +) - 12) <= 0.04 + 0.001, "the segments add up to the source: \(entries)")
+        // Each segment measured by ffprobe: it starts with a keyframe and lasts at most the target
+        // and one GOP (2 s); together they last as long as the source (±1 frame).
+        let initSegment = fmp4 ? folder.file("site/index-init.mp4") : nil
+        var total = 0.0
         for entry in entries {
-            #expect(entry.duration <= 4 + 2 + 0.001, "at most the target and one GOP: \(entry)")
-            if !fmp4 {
-                let first = try Probe.packets(folder.file("site/\(entry.uri)"), stream: "v:0").first
-                #expect((first?["flags"] as? String)?.hasPrefix("K") == true, "\(entry.uri) starts with a keyframe")
-            }
+            let measured = try Self.measure(folder.file("site/\(entry.uri)"), initSegment: initSegment, in: folder)
+            #expect(measured.keyframeFirst, "\(entry.uri) starts with a keyframe")
+            #expect(measured.duration <= 4 + 2 + 0.001, "\(entry.uri): at most the target and one GOP: \(measured.duration)")
+            total += measured.duration
         }
+        let sourceDuration = try #require(try Probe.run(input).duration)
+        #expect(abs(total - sourceDuration) <= 0.04 + 0.001, "the segments add up to the source: \(total) vs \(sourceDuration)")
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: folder.file("site")))
         let expected = fmp4 ? ["index.m3u8", "index-init.mp4", "index0.m4s", "index1.m4s", "index2.m4s"] : ["index.m3u8", "index0.ts", "index1.ts", "index2.ts"]
         #expect(names == Set(expected), "only the stream's files, nothing hidden: \(names)")
@@ -65,6 +97,12 @@ import TestSupport
         let decoded = try ContainerOracles.gstreamerDecodedStreams(playlist, in: folder)
         #expect(decoded.video == 300 * 320 * 240 * 3 / 2, "GStreamer decoded \(decoded.video / (320 * 240 * 3 / 2)) pictures")
         #expect(abs(decoded.audio - 12 * 44_100 * 2) <= 2 * 1024 * 2, "GStreamer decoded \(decoded.audio / 2) samples")
+        // ffmpeg decodes the source's samples and, exactly, the AAC priming its MP4 edit list
+        // hides: neither TS nor these fMP4 segments (ffmpeg's own, byte for byte) carry one.
+        let priming = -((try Probe.packets(input, stream: "a:0").first?["pts"] as? NSNumber)?.intValue ?? 1)
+        #expect(priming > 0, "the source's audio starts with priming")
+        let sourceSamples = try Self.decodedSamples(input), streamSamples = try Self.decodedSamples(playlist)
+        #expect(streamSamples == sourceSamples + priming, "\(streamSamples) samples vs the source's \(sourceSamples) + \(priming)")
     }
 
     /// A live stream keeps a rolling window: older segments are deleted, the playlist names the
@@ -85,6 +123,62 @@ import TestSupport
         let frames = try Subprocess.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
                                                     "stream=nb_read_frames", "-of", "csv=p=0", playlist])
         #expect(frames.stdoutText.split(separator: "\n").first == "150", "the window holds 6 s: \(frames.stdoutText)")
+    }
+
+    /// A live stream stopped by SIGINT: exit 130, and what it published is a valid stream that
+    /// ends with its last complete segment — every listed segment there and decodable, no
+    /// temporary file left.
+    @Test func aStoppedLiveStreamIsComplete() throws {
+        let folder = TemporaryDirectory()
+        let input = try Self.source(folder)
+        try FileManager.default.createDirectory(atPath: folder.file("live"), withIntermediateDirectories: false)
+        let playlist = folder.file("live/l.m3u8")
+        let running = try RunningProcess(Locations.avpipe, ["hls", input, "--out", playlist, "--live", "--realtime",
+                                                            "--segment", "1", "--window", "3"], environment: [:])
+        var listed = 0
+        for _ in 0..<400 where listed < 3 && running.isRunning {
+            usleep(50_000)
+            listed = (try? Self.playlistEntries(playlist).count) ?? 0
+        }
+        try #require(listed >= 3 && running.isRunning, "the stream never got under way")
+        kill(running.identifier, SIGINT)
+        let result = try #require(running.finish(within: 30), "still running 30 s after SIGINT")
+        #expect(result.status == 130 && !result.diedOfSignal, "\(result.status) \(result.stderrText)")
+        let text = try String(contentsOfFile: playlist, encoding: .utf8)
+        #expect(text.split(separator: "\n").last == "#EXT-X-ENDLIST", "the playlist ends: \(text)")
+        let entries = try Self.playlistEntries(playlist)
+        #expect(entries.count >= 2, "\(text)")
+        for entry in entries {
+            let segment = folder.file("live/\(entry.uri)")
+            let decode = try Subprocess.run("ffmpeg", ["-v", "error", "-xerror", "-i", segment, "-f", "null", "-"])
+            #expect(fileSize(segment) > 0 && decode.status == 0, "\(entry.uri): \(decode.stderrText)")
+            #expect(try Self.measure(segment, initSegment: nil, in: folder).keyframeFirst, "\(entry.uri) starts with a keyframe")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.file("live"))
+        #expect(!names.contains { $0.hasSuffix(".tmp") || $0.hasPrefix(".") }, "no temporary file left: \(names)")
+        let whole = try Subprocess.run("ffmpeg", ["-v", "error", "-xerror", "-i", playlist, "-f", "null", "-"])
+        #expect(whole.status == 0, "the playlist plays: \(whole.stderrText)")
+    }
+
+    /// The hls muxer's segment names are a template without an escape, and players read them as
+    /// URIs: a '%' in the playlist's name, or a placeholder in its folder, is refused before
+    /// anything is written; any other '%' in the folder works.
+    @Test func aPercentSignIsRefusedWhereItCannotBeWritten() throws {
+        let folder = TemporaryDirectory()
+        let input = try Self.source(folder)
+        for name in ["a%d", "b%v", "50%"] { try FileManager.default.createDirectory(atPath: folder.file(name), withIntermediateDirectories: false) }
+        let before = FolderSnapshot(folder.path)
+        for playlist in ["a%d/100%.m3u8", "a%d/p.m3u8", "b%v/p.m3u8", "50%/100%.m3u8"] {
+            let run = try avpipe(["hls", input, "--out", folder.file(playlist)])
+            #expect(run.status == 64 && (run.stderrText.contains("'%'") || run.stderrText.contains("placeholders")), "\(playlist): \(run.status) \(run.stderrText)")
+        }
+        #expect(FolderSnapshot(folder.path) == before, "nothing left behind")
+        let run = try avpipe(["hls", input, "--out", folder.file("50%/p.m3u8"), "--segment", "4"])
+        #expect(run.status == 0, "\(run.stderrText)")
+        #expect(try Set(try FileManager.default.contentsOfDirectory(atPath: folder.file("50%"))) == ["p.m3u8", "p0.ts", "p1.ts", "p2.ts"])
+        let frames = try Subprocess.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                                    "stream=nb_read_frames", "-of", "csv=p=0", folder.file("50%/p.m3u8")])
+        #expect(frames.stdoutText.split(separator: "\n").first == "300", "\(frames.stdoutText) \(frames.stderrText)")
     }
 
     /// remux and mux take an .m3u8 output too.
@@ -118,9 +212,21 @@ import TestSupport
         let gst = try ContainerOracles.gstreamerDecodedStreams(playlist, video: false, in: folder)
         #expect(abs(gst.audio / 2 - 441_000) <= 2048, "GStreamer decodes \(gst.audio / 2) samples")
 
-        let ts = folder.file("a.ts")
+    }
+
+    /// encode into MPEG-TS: the packets, at the times, of ffmpeg's `-c copy -f mpegts` of the same
+    /// AAC (encode's ADTS output), and GStreamer's tsdemux decodes the whole tone.
+    @Test func encodeWritesATransportStreamAsFFmpegDoes() throws {
+        let folder = TemporaryDirectory()
+        let wav = try MediaFactory.tone(folder.file("tone.wav"), seconds: 3)
+        let ts = folder.file("a.ts"), adts = folder.file("a.aac"), theirs = folder.file("ffmpeg.ts")
         #expect(try avpipe(["encode", "--in", wav, "--out", ts]).status == 0)
-        #expect(try Probe.run(ts).string("codec_name", stream: 0) == "aac")
+        #expect(try avpipe(["encode", "--in", wav, "--out", adts]).status == 0)
+        try MediaFactory.ffmpeg(["-v", "error", "-i", adts, "-c", "copy", "-f", "mpegts", theirs])
+        let ours = try Probe.packetHashes(ts, stream: "a:0", entries: "pts,dts")
+        #expect(try !ours.isEmpty && ours == Probe.packetHashes(theirs, stream: "a:0", entries: "pts,dts"), "the same packets at the same times")
+        let decoded = try ContainerOracles.gstreamerDecodedStreams(ts, video: false, in: folder)
+        #expect(abs(decoded.audio / 2 - 3 * 44_100) <= 2048, "GStreamer decodes \(decoded.audio / 2) samples")
     }
 
     @Test func badRequestsAreRefusedAndLeaveNothing() throws {

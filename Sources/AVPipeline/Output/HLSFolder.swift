@@ -33,11 +33,24 @@ final class HLSFolder {
         guard name.lowercased().hasSuffix(".m3u8"), name.count > 5 else {
             throw .invalidOption(name: "playlist", value: playlistPath, reason: "an HLS playlist is named NAME.m3u8")
         }
+        let stem = String(name.dropLast(5))
+        let folder = AtomicOutputFile.folder(of: playlistPath)
+        // The playlist lists the segments by name, and players read those as URIs, where '%'
+        // starts an escape (GStreamer's hlsdemux fails on "50%off0.ts"); the muxer writes them
+        // unescaped.
+        guard !stem.contains("%") else {
+            throw .invalidOption(name: "playlist", value: playlistPath,
+                                 reason: "a '%' in the name is not allowed: the segments are named after it and players read their names as URIs")
+        }
+        guard Self.templatePlaceholders("\(folder)/%d") == 1, !folder.lowercased().contains("%v") else {
+            throw .invalidOption(name: "playlist", value: playlistPath,
+                                 reason: "FFmpeg's hls muxer reads '%d', '%v' (and '%' + digits + 'd') in the folder as placeholders, with no escape: rename the folder")
+        }
         self.playlistPath = playlistPath
+        self.folder = folder
+        self.stem = stem
         self.live = live
         self.overwrite = overwrite
-        folder = AtomicOutputFile.folder(of: playlistPath)
-        stem = String(name.dropLast(5))
         var info = stat()
         if stat(folder, &info) != 0 || (info.st_mode & S_IFMT) != S_IFDIR {
             throw .outputNotWritable(path: playlistPath, reason: "folder '\(folder)' does not exist")
@@ -105,7 +118,7 @@ final class HLSFolder {
 
     /// The playlist the muxer writes.
     var writingPlaylist: String { "\(writingFolder)/\(stem).m3u8" }
-    /// The muxer's segment name pattern (`%d` counts from 0).
+    /// The muxer's segment name pattern (`%d` counts from 0; see `templatePlaceholders`).
     func segmentPattern(fmp4: Bool) -> String { "\(writingFolder)/\(stem)%d.\(fmp4 ? "m4s" : "ts")" }
     /// The fMP4 initialization segment, named relative to the playlist (as the muxer wants it).
     var initName: String { "\(stem)-init.mp4" }
@@ -139,6 +152,27 @@ final class HLSFolder {
             return !number.isEmpty && number.allSatisfy(\.isNumber)
         }
         return false
+    }
+
+    /// How many numbers the hls muxer puts into segment name template `template`. FFmpeg 5.1's
+    /// `replace_int_data_in_filename` replaces every `%d`/`%0Nd` and copies `%%` as it is (so
+    /// doubling is no escape), and its `%v` (variant) substitution applies to the playlist's path
+    /// too: a folder holding either would send the files elsewhere.
+    static func templatePlaceholders(_ template: String) -> Int {
+        let bytes = Array(template.utf8)
+        var index = 0, count = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "%"), index + 1 < bytes.count else { index += 1; continue }
+            if bytes[index + 1] == UInt8(ascii: "%") { index += 2; continue }
+            var end = index + 1
+            while end < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) { end += 1 }
+            if end < bytes.count, bytes[end] == UInt8(ascii: "d") {
+                count += 1
+                end += 1
+            }
+            index = end
+        }
+        return count
     }
 
     /// Removes a staging folder and the flat files in it.
