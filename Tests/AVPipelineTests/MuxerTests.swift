@@ -222,4 +222,40 @@ func packetsInFileOrder(_ path: String) throws -> [(stream: Int, dts: Double)] {
         }
         #expect(folder.contents() == ["in.wav"])
     }
+
+    /// The library's HLS output: a demuxed H.264 track and freshly encoded AAC, cut into
+    /// keyframe-aligned segments (TS, or fMP4 behind an init segment) that ffprobe reads whole.
+    @Test(arguments: HLSOptions.Segments.allCases)
+    func writesAnHLSStreamFromTypedSources(segments: HLSOptions.Segments) async throws {
+        let folder = TemporaryDirectory()
+        let movie = try DemuxMedia.movie(folder.file("v.mp4"), seconds: 6,
+                                         videoArguments: ["-g", "25", "-keyint_min", "25", "-sc_threshold", "0"], audio: false)
+        try MediaFactory.tone(folder.file("a.wav"), seconds: 6)
+        let playlist = folder.file("s.m3u8")
+        let muxer = try Muxer(path: playlist, options: .init(container: .hls, hls: HLSOptions(segmentDuration: .seconds(2), segments: segments)))
+        try muxer.addVideo(try Demuxer(path: movie).videoTrack())
+        try muxer.addAudio(try FileCapture(path: folder.file("a.wav")).encodeAAC())
+        try await muxer.run()
+
+        let lines = try String(contentsOfFile: playlist, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.contains("#EXT-X-ENDLIST") && lines.contains("#EXT-X-PLAYLIST-TYPE:VOD"), "\(lines)")
+        let names = lines.filter { !$0.hasPrefix("#") }
+        let fmp4 = segments == .fmp4
+        #expect(names == (0..<3).map { "s\($0).\(fmp4 ? "m4s" : "ts")" }, "\(lines)")
+        let initBytes = fmp4 ? try fileBytes(folder.file("s-init.mp4")) : []
+        for name in names {
+            // An fMP4 segment is read behind its init segment, as a player joins them.
+            let segment = folder.file("joined-\(name).\(fmp4 ? "mp4" : "ts")")
+            try Data(initBytes + fileBytes(folder.file(name))).write(to: URL(fileURLWithPath: segment))
+            #expect(try Probe.run(segment).streams.compactMap { $0["codec_name"] as? String }.sorted() == ["aac", "h264"], "\(name)")
+            let pictures = try Probe.packets(segment, stream: "v:0")
+            #expect((pictures.first?["flags"] as? String)?.hasPrefix("K") == true, "\(name) starts with a keyframe")
+            #expect(pictures.count == 50, "\(name): 2 s of pictures, got \(pictures.count)")
+        }
+        let frames = try Subprocess.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                                    "stream=nb_read_frames", "-of", "csv=p=0", playlist])
+        #expect(frames.stdoutText.split(separator: "\n").first == "150", "\(frames.stdoutText) \(frames.stderrText)")
+        let samples = try Subprocess.run("ffmpeg", ["-v", "error", "-i", playlist, "-vn", "-f", "s16le", "-ac", "1", "-"]).stdout.count / 2
+        #expect(abs(samples - 6 * 44_100) <= 2 * 1024, "ffmpeg decodes \(samples) samples")
+    }
 }
