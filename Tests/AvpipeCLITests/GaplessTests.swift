@@ -86,6 +86,17 @@ import TestSupport
         let original = try Self.decodedByAvpipe(encoded, in: folder)
         #expect(original.count == 44_101)
         #expect(try Self.decodedByAvpipe(copy, in: folder) == original)
+
+        // An M4A from ffmpeg's own encoder (an edit list hides its priming): ffmpeg decodes the
+        // copy to the same samples as the file.
+        let theirs = folder.file("ffmpeg.m4a"), theirCopy = folder.file("ffmpeg-copy.m4a")
+        try MediaFactory.ffmpeg(["-v", "error", "-i", input, "-c:a", "aac", theirs])
+        let firstTime = try Probe.packets(theirs).first?["pts"] as? NSNumber
+        #expect((firstTime?.intValue ?? 0) < 0, "the priming is behind an edit list")
+        let copied = try avpipe(["remux", theirs, theirCopy] + (faststart ? [] : ["--no-faststart"]))
+        #expect(copied.status == 0, "\(copied.stderrText)")
+        let source = try Self.monoFloats(theirs), copyDecoded = try Self.monoFloats(theirCopy)
+        #expect(copyDecoded.count == source.count && copyDecoded == source, "\(copyDecoded.count) samples vs \(source.count)")
     }
 
     static func decodedByAvpipe(_ path: String, in folder: TemporaryDirectory) throws -> [Float] {
