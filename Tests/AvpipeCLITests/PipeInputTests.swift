@@ -5,7 +5,7 @@ import TestSupport
 /// Inputs that can be read once only: stdin (`-`, `pipe:`, `/dev/stdin`) and named pipes. They are
 /// read through one context, completely (they used to lose what probing had read, silently), and
 /// what needs seeking (an MP4 with its index at the end) is refused with a reason. Every run is
-/// under `timeout 30`: a hang fails the test (exit 124) instead of stalling the suite.
+/// under `timeout 30`, and so is each shell line: a hang fails the test instead of stalling the suite.
 @Suite struct PipeInputTests {
     enum Input: String, CaseIterable {
         case mp3, flac, ts, fragmentedMP4 = "frag.mp4", mp4MoovFirst = "faststart.mp4"
@@ -21,9 +21,10 @@ import TestSupport
         }
     }
 
-    /// Runs a shell line (paths are test folders without spaces).
+    /// Runs a shell line (paths are test folders without spaces); one still running after 30 s is
+    /// killed, with everything it started, and fails the test.
     static func shell(_ line: String) throws -> ProcessResult {
-        try Subprocess.run("sh", ["-c", line])
+        try Subprocess.run("sh", ["-c", line], timeout: 30)
     }
 
     static func pcm(_ wav: String) throws -> [UInt8] {
@@ -50,7 +51,9 @@ import TestSupport
 
         let fifo = folder.file("fifo")
         #expect(mkfifo(fifo, 0o600) == 0)
-        let result = try Self.shell("cat \(file) > \(fifo) & timeout 30 \(avpipe) decode \(fifo) --out \(folder.file("fifo.wav")); status=$?; wait; exit $status")
+        // The writer's open blocks until a reader opens the FIFO: under `timeout` with it, so an
+        // avpipe that never opens it cannot leave the writer behind.
+        let result = try Self.shell("timeout 30 sh -c 'cat \(file) > \(fifo)' & timeout 30 \(avpipe) decode \(fifo) --out \(folder.file("fifo.wav")); status=$?; wait; exit $status")
         #expect(result.status == 0, "named pipe: \(result.stderrText)")
         #expect(try Self.pcm(folder.file("fifo.wav")) == reference, "decoding \(input) from a named pipe differs")
     }
@@ -86,6 +89,17 @@ import TestSupport
             #expect(result.stderrText.contains("index (moov) comes after the media data"), "\(result.stderrText)")
         }
         #expect(!fileExists(folder.file("o.wav")) && !fileExists(folder.file("o.mp4")))
+    }
+
+    /// The guard itself: a shell line that would block forever (a reader of a FIFO nobody writes,
+    /// in a pipeline) is killed with its whole pipeline at the timeout, and the call throws.
+    @Test func aHangingLineIsKilledAtItsTimeout() throws {
+        let folder = TemporaryDirectory()
+        let fifo = folder.file("never")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let started = ContinuousClock.now
+        #expect(throws: TestFailure.self) { try Subprocess.run("sh", ["-c", "cat \(fifo) | cat"], timeout: 1) }
+        #expect(ContinuousClock.now - started < .seconds(10), "took \(ContinuousClock.now - started)")
     }
 
     @Test func aTerminalOnStdinIsRefused() throws {

@@ -12,10 +12,12 @@ public struct ProcessResult: Sendable {
 }
 
 public enum Subprocess {
-    /// Runs `executable` (a path, or a name looked up on PATH) to completion.
+    /// Runs `executable` (a path, or a name looked up on PATH) to completion. With `timeout`
+    /// (seconds), a child still running then is killed with its process group (a shell's
+    /// pipeline too) and the call throws, so a hang fails the test instead of stalling the suite.
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil,
-                           environment: [String: String]? = nil) throws -> ProcessResult {
+                           environment: [String: String]? = nil, timeout: Double? = nil) throws -> ProcessResult {
         let process = Process()
         if executable.contains("/") {
             process.executableURL = URL(fileURLWithPath: executable)
@@ -30,8 +32,24 @@ public enum Subprocess {
         process.standardError = err
         process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try process.run()
+        let timedOut = LockedBox(false), reaped = LockedBox(false)
+        if let timeout {
+            // Foundation starts the child as the leader of its own process group.
+            let group = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                guard !reaped.get() else { return }
+                timedOut.set(true)
+                kill(-group, SIGKILL)
+            }
+        }
         if let stdin {
-            input.fileHandleForWriting.write(stdin)
+            if timeout != nil {
+                // A killed child's closed stdin must fail the write, not kill the test process.
+                signal(SIGPIPE, SIG_IGN)
+                try? input.fileHandleForWriting.write(contentsOf: stdin)
+            } else {
+                input.fileHandleForWriting.write(stdin)
+            }
             try? input.fileHandleForWriting.close()
         }
         // Read both pipes concurrently so a chatty child never blocks on a full pipe.
@@ -45,6 +63,10 @@ public enum Subprocess {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
+        reaped.set(true)
+        if timedOut.get() {
+            throw TestFailure("\(executable) \(arguments.joined(separator: " ")) was still running after \(timeout ?? 0) s: killed")
+        }
         return ProcessResult(status: process.terminationStatus, stdout: outData, stderr: errData.get(),
                              diedOfSignal: process.terminationReason == .uncaughtSignal)
     }
