@@ -142,10 +142,12 @@ struct RecordJob: Sendable {
         let request = AudioFormatRequest(sampleRate: self.capture.sampleRate.flatMap { $0 == device.sampleRate ? nil : $0 },
                                          channelLayout: self.capture.channelCount.flatMap {
                                              $0 == device.channelCount ? nil : .default(channelCount: $0) })
+        // Audio lost to an overrun stays in the file as silence, so its timeline is the capture clock.
+        let continuous = capture.fillingGaps(from: .seconds(0))
         if request.sampleRate != nil || request.channelLayout != nil {
-            try await write(capture.resampled(to: request))
+            try await write(continuous.resampled(to: request))
         } else {
-            try await write(capture)
+            try await write(continuous)
         }
         drawing.cancel()
         await drawing.value
@@ -187,7 +189,7 @@ struct RecordJob: Sendable {
         guard statistics.overrunCount > 0 else { return }
         let lost = Double(statistics.droppedFrames) / Double(rate)
         let places = statistics.overruns.prefix(5).map { "at \($0.at) (\(String(format3: $0.lost.seconds)) s)" }.joined(separator: ", ")
-        printWarning("\(statistics.overrunCount) overrun(s): \(String(format3: lost)) s of audio were dropped because writing fell behind the device: \(places)\(statistics.overrunCount > 5 ? ", …" : "")")
+        printWarning("\(statistics.overrunCount) overrun(s): \(String(format3: lost)) s of audio were lost (kept as silence) because writing fell behind the device: \(places)\(statistics.overrunCount > 5 ? ", …" : "")")
     }
 }
 

@@ -16,8 +16,14 @@ public final class PulseAudioServer: @unchecked Sendable {
          "HOME": runtimeDirectory.path, "SDL_AUDIODRIVER": "pulseaudio"]
     }
 
+    /// The capture device `start(toneSource:)` adds, as SDL names it (its description).
+    public static let toneSourceName = "avpipe_test_tone"
+
     /// Starts the daemon, or returns nil (with the reason) where PulseAudio cannot start.
-    public static func start(sampleRate: Int = 44_100, channels: Int = 2) -> (server: PulseAudioServer?, reason: String?) {
+    /// `toneSource`: also a capture device (`module-sine-source`, mono float at 48 kHz) that
+    /// produces a sine of that frequency, delivered in 2 s blocks. (The null sink stays: SDL 2.26
+    /// crashes on a server without any sink.)
+    public static func start(sampleRate: Int = 44_100, channels: Int = 2, toneSource: Int? = nil) -> (server: PulseAudioServer?, reason: String?) {
         guard Subprocess.isAvailable("pulseaudio"), Subprocess.isAvailable("parec") else {
             return (nil, "pulseaudio/parec are not installed (scripts/setup.sh installs them)")
         }
@@ -26,6 +32,7 @@ public final class PulseAudioServer: @unchecked Sendable {
         let arguments = ["-D", "-n", "--system=false", "--exit-idle-time=-1", "--daemonize=yes", "--use-pid-file=yes",
                          "--load=module-native-protocol-unix auth-anonymous=1",
                          "--load=module-null-sink sink_name=\(server.sinkName) rate=\(sampleRate) channels=\(channels)"]
+            + (toneSource.map { ["--load=module-sine-source source_name=\(toneSourceName) rate=48000 frequency=\($0) source_properties=device.description=\(toneSourceName)"] } ?? [])
         do {
             let result = try Subprocess.run("pulseaudio", arguments, environment: server.environment)
             guard result.status == 0 else { return (nil, "pulseaudio did not start: \(result.stderrText)") }

@@ -51,6 +51,31 @@ final class GeneratedAudioInput: AudioInput, @unchecked Sendable {
     var isClosed: Bool { stopped.load(ordering: .acquiring) }
 }
 
+/// A device pushed by the test, one 10 ms block of the generator's signal per `push()`.
+final class PushedAudioInput: AudioInput, @unchecked Sendable {
+    let format = AudioFormat(sampleFormat: .s16, sampleRate: 48_000, channelLayout: .default(channelCount: 1))
+    let name = "pushed"
+    /// Blocks pushed before the capture started the device wait here, as a device's own buffer.
+    private var ring: CaptureRing?
+    private var waiting: [[Int16]] = []
+    private(set) var pushed = 0
+
+    func start(into ring: CaptureRing) {
+        self.ring = ring
+        for block in waiting { block.withUnsafeBytes { ring.write($0) } }
+        waiting = []
+    }
+
+    func close() {}
+
+    func push() {
+        let first = Int64(pushed) * 480
+        let block = (0..<480).map { GeneratedAudioInput.value(first + Int64($0)) }
+        if let ring { block.withUnsafeBytes { ring.write($0) } } else { waiting.append(block) }
+        pushed += 1
+    }
+}
+
 /// `DeviceCapture`: the bounded ring where the device's push meets the pipeline's pull.
 @Suite struct DeviceCaptureTests {
     /// Reads every buffer, checking each sample against the generator at the buffer's own time.
@@ -89,22 +114,69 @@ final class GeneratedAudioInput: AudioInput, @unchecked Sendable {
     }
 
     /// A consumer that stalls for 2 s behind a 0.5 s ring: the oldest audio is dropped (the ring
-    /// never grows), the loss is counted, and the next buffer's time jumps by exactly what was lost.
+    /// never grows), the loss is counted where it began, and the next buffer's time jumps by exactly
+    /// what was lost. The device is pushed by hand here, block by block, so the numbers are exact.
     @Test func aStalledConsumerLosesTheOldestAudioAndItsTimeJumps() async throws {
-        let input = GeneratedAudioInput()
-        let capture = try DeviceCapture(input: input, options: .init(chunkFrames: 1024, bufferDuration: 0.5, duration: .seconds(3)))
-        let (buffers, mismatches) = try await Self.drain(capture, pauseAfter: 0.2, pause: 2)
+        let input = PushedAudioInput()
+        let capture = try DeviceCapture(input: input, options: .init(chunkFrames: 480, bufferDuration: 0.5, duration: .seconds(3)))
+        var buffers: [(pts: Int64, count: Int)] = []
+        var mismatches = 0
+        func read() async throws -> Bool {
+            guard let buffer = try await capture.next() else { return false }
+            let pts = try #require(buffer.presentationTime).value
+            buffer.withUnsafePlane(0) { bytes in
+                let samples = bytes.bindMemory(to: Int16.self)
+                for i in 0..<buffer.frameCount where samples[i] != GeneratedAudioInput.value(pts + Int64(i)) { mismatches += 1 }
+            }
+            buffers.append((pts, buffer.frameCount))
+            return true
+        }
+        for _ in 0..<20 { input.push(); _ = try await read() }   // 0.2 s, read as it comes
+        for _ in 0..<200 { input.push() }                         // 2 s while the consumer stalls
+        for _ in 0..<80 { _ = try await read(); input.push() }    // 0.8 s more, reading again
+        while try await read() {}
+
         let statistics = capture.control.statistics
         #expect(mismatches == 0, "audio after the loss is still the device's audio at the time it claims")
-        #expect(statistics.overrunCount >= 1)
-        let lostSeconds = Double(statistics.droppedFrames) / 48_000
-        #expect(abs(lostSeconds - 1.5) < 0.25, "about 2 s of stall minus the 0.5 s ring were lost: \(lostSeconds) s")
+        #expect(statistics.droppedFrames == 72_000, "2 s of stall minus the 0.5 s ring: \(statistics.droppedFrames)")
+        #expect(statistics.overruns.first?.at == MediaTime(value: 9_600, timeBase: Rational(1, 48_000)), "the loss began at 0.2 s")
         let jumps = zip(buffers, buffers.dropFirst()).map { $1.pts - ($0.pts + Int64($0.count)) }.filter { $0 != 0 }
-        #expect(jumps.reduce(0, +) == statistics.droppedFrames, "the times jump by exactly the lost frames: \(jumps)")
-        #expect(Int64(buffers.map(\.count).reduce(0, +)) + statistics.droppedFrames == 144_000,
-                "delivered and lost add up to the 3 s captured")
-        #expect(statistics.overruns.first.map { $0.at.seconds >= 0.2 } == true, "the first loss is after the stall began")
+        #expect(jumps == [72_000], "one jump, of exactly the lost frames")
+        #expect(buffers.map(\.count).reduce(0, +) == 72_000, "delivered and lost add up to the 3 s captured")
         #expect(capture.ringCapacityFrames == 24_000, "the ring stays at its bound")
+    }
+
+    /// The silence a recording keeps for lost audio: after `fillingGaps(from: 0)` the timeline has
+    /// no hole, before the first buffer or between buffers, and the audio keeps its times.
+    @Test func gapsBecomeSilenceOnAnUnbrokenTimeline() async throws {
+        let input = PushedAudioInput()
+        let capture = try DeviceCapture(input: input, options: .init(chunkFrames: 480, bufferDuration: 0.5, duration: .seconds(3)))
+        for _ in 0..<100 { input.push() }                         // 1 s before anything is read: 0.5 s lost
+        let filled = capture.fillingGaps(from: .seconds(0))
+        var position: Int64 = 0
+        var silent = 0
+        var mismatches = 0
+        while let buffer = try await filled.next() {
+            // The device goes on only as fast as there is room: no more loss after the first.
+            defer {
+                let statistics = capture.control.statistics
+                let unread = Int64(input.pushed) * 480 - statistics.deliveredFrames - statistics.droppedFrames
+                if input.pushed < 300 && unread <= 24_000 - 480 { input.push() }
+            }
+            let pts = try #require(buffer.presentationTime).value
+            #expect(pts == position, "no hole at \(position)")
+            buffer.withUnsafePlane(0) { bytes in
+                let samples = bytes.bindMemory(to: Int16.self)
+                let isSilence = samples.allSatisfy { $0 == 0 }
+                if isSilence { silent += buffer.frameCount }
+                for i in 0..<buffer.frameCount where !isSilence && samples[i] != GeneratedAudioInput.value(pts + Int64(i)) { mismatches += 1 }
+            }
+            position += Int64(buffer.frameCount)
+        }
+        #expect(position == 144_000, "3 s of timeline")
+        #expect(Int64(silent) == capture.control.statistics.droppedFrames && silent == 24_000, "the lost 0.5 s is silence: \(silent)")
+        #expect(mismatches == 0)
+        #expect(filled.filledFrames == 24_000)
     }
 
     @Test func stopDeliversWhatWasCapturedThenEnds() async throws {

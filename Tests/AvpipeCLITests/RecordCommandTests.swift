@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `avpipe record` from a real capture device: a private PulseAudio server whose sine source
+/// (`module-sine-source`, 440 Hz) stands in for a microphone. It delivers in 2 s blocks, so every
+/// recording also proves the ring takes a burst whole. Checked from outside: ffmpeg's decode of
+/// the file, faad and GStreamer as independent readers. Skipped with a notice without PulseAudio.
+@Suite(.serialized) struct RecordCommandTests {
+    static let frequency = 440.0
+
+    static func server() -> PulseAudioServer? {
+        let (server, reason) = PulseAudioServer.start(toneSource: Int(frequency))
+        if server == nil { print("notice: skipping a record test: \(reason ?? "PulseAudio cannot start")") }
+        return server
+    }
+
+    /// The recording as ffmpeg decodes it: mono float at 48 kHz.
+    static func decoded(_ path: String) throws -> [Float] {
+        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", path, "-ac", "1", "-ar", "48000", "-f", "f32le", "-"])
+        guard result.status == 0 else { throw TestFailure("ffmpeg cannot decode \(path): \(result.stderrText)") }
+        return result.stdout.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// Where the signal crosses zero upwards, to a fraction of a sample (linear interpolation).
+    static func upCrossings(_ samples: [Float]) -> [Double] {
+        var crossings: [Double] = []
+        for i in 1..<samples.count where samples[i - 1] < 0 && samples[i] >= 0 {
+            crossings.append(Double(i - 1) + Double(-samples[i - 1] / (samples[i] - samples[i - 1])))
+        }
+        return crossings
+    }
+
+    /// The tone's frequency over the whole recording, and the worst deviation of one period from
+    /// the ideal: a dropout or a repeated block anywhere breaks a period.
+    static func measure(_ samples: [Float]) -> (frequency: Double, worstPeriodError: Double) {
+        // The encoder's first and last frames ramp in and out: measure inside them.
+        let inner = Array(samples.dropFirst(2048).dropLast(2048))
+        let crossings = upCrossings(inner)
+        guard crossings.count > 2 else { return (0, .infinity) }
+        let frequency = Double(crossings.count - 1) / ((crossings.last! - crossings.first!) / 48_000)
+        let ideal = 48_000 / frequency
+        let worst = zip(crossings, crossings.dropFirst()).map { abs(($1 - $0) - ideal) }.max() ?? .infinity
+        return (frequency, worst)
+    }
+
+    /// For each format: the file holds the device's tone, continuous, for exactly --duration.
+    @Test(arguments: [("m4a", 10.0), ("aac", 4.0), ("wav", 4.0), ("ts", 4.0)])
+    func recordsTheDevicesToneWhole(format: String, seconds: Double) throws {
+        guard let server = Self.server() else { return }
+        let folder = TemporaryDirectory()
+        let output = folder.file("live.\(format)")
+        let result = try Subprocess.run(Locations.avpipe, ["record", "--out", output, "--duration", "\(seconds)",
+                                                           "--device", PulseAudioServer.toneSourceName], environment: server.environment)
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(!result.stderrText.contains("overrun"), "a 2 s block fits the ring: \(result.stderrText)")
+        let samples = try Self.decoded(output)
+        let recorded = Double(samples.count) / 48_000
+        // ADTS has no place for the encoder's priming and padding: up to 2047 samples more.
+        let tolerance = format == "aac" || format == "ts" ? 0.05 + 2048.0 / 48_000 : 0.05
+        #expect(abs(recorded - seconds) <= tolerance, "\(format): \(recorded) s recorded for --duration \(seconds)")
+        let (frequency, worst) = Self.measure(samples)
+        #expect(abs(frequency - Self.frequency) <= 1, "\(format): the tone is \(frequency) Hz")
+        // The WAV is the device's samples as they came (exact periods); AAC's rate control takes a
+        // few frames to settle on a pure tone (periods off by < 1 sample there), while a lost or
+        // repeated block of 1024 frames would shift a period by ~42 samples.
+        #expect(worst < (format == "wav" ? 0.01 : 1.5), "\(format): every period is whole (worst off by \(worst) samples): no dropout, no repeat")
+        if format == "aac" || format == "m4a" {
+            let faad = try Subprocess.run("faad", ["-q", "-o", folder.file("faad.wav"), output])
+            #expect(faad.status == 0 && !faad.stderrText.lowercased().contains("error"), "faad: \(faad.stderrText)")
+        }
+        if format == "m4a" {
+            #expect(try ContainerOracles.gstreamerDecodedBytes(output, video: false, in: folder) > 0)
+        }
+    }
+
+    @Test func aSmallerRateAndMoreChannelsAreConverted() throws {
+        guard let server = Self.server() else { return }
+        let folder = TemporaryDirectory()
+        let output = folder.file("converted.m4a")
+        let result = try Subprocess.run(Locations.avpipe, ["record", "--out", output, "--duration", "3", "--rate", "44100",
+                                                           "--channels", "2", "--bitrate", "128k"], environment: server.environment)
+        #expect(result.status == 0, "\(result.stderrText)")
+        let probe = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "stream=sample_rate,channels", "-of", "csv=p=0", output])
+        #expect(probe.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "44100,2")
+    }
+
+    /// Killed outright mid-recording: a fragmented M4A plays up to its last fragment, an ADTS file
+    /// holds whole frames only, a WAV's data is read to its end.
+    @Test(arguments: ["m4a", "aac", "wav"])
+    func aKilledRecordingKeepsWhatWasWritten(format: String) throws {
+        guard let server = Self.server() else { return }
+        let folder = TemporaryDirectory()
+        let output = folder.file("killed.\(format)")
+        let recorder = try RunningProcess(Locations.avpipe, ["record", "--out", output, "--device", PulseAudioServer.toneSourceName],
+                                          environment: server.environment)
+        // The source's first 2 s block arrives after 2 s; wait for the second one to be written.
+        let deadline = Date().addingTimeInterval(15)
+        while fileSize(output) < (format == "wav" ? 500_000 : 30_000) && Date() < deadline { usleep(100_000) }
+        usleep(300_000)
+        kill(recorder.identifier, SIGKILL)
+        _ = recorder.finish(within: 5)
+        let samples = try Self.decoded(output)
+        #expect(samples.count >= 48_000, "\(format): at least a second survived: \(samples.count) samples")
+        let (frequency, worst) = Self.measure(samples)
+        #expect(abs(frequency - Self.frequency) <= 1 && worst < 1.5, "\(format): the tone survived whole: \(frequency) Hz, \(worst)")
+        if format != "wav" {
+            let faad = try Subprocess.run("faad", ["-q", "-o", folder.file("faad.wav"), output])
+            #expect(faad.status == 0 && !faad.stderrText.lowercased().contains("error"), "faad: \(faad.stderrText)")
+        }
+        if format == "m4a" {
+            #expect(try ContainerOracles.gstreamerDecodedBytes(output, video: false, in: folder) > 0, "GStreamer plays it")
+        }
+    }
+
+    /// Ctrl-C ends the recording as every command ends: the file complete (a WAV's sizes written),
+    /// "interrupted", exit 130.
+    @Test(arguments: ["m4a", "wav"])
+    func ctrlCCompletesTheFile(format: String) throws {
+        guard let server = Self.server() else { return }
+        let folder = TemporaryDirectory()
+        let output = folder.file("stopped.\(format)")
+        let recorder = try RunningProcess(Locations.avpipe, ["record", "--out", output], environment: server.environment)
+        let deadline = Date().addingTimeInterval(15)
+        while fileSize(output) < 100_000 && Date() < deadline { usleep(100_000) }
+        kill(recorder.identifier, SIGINT)
+        let result = try #require(recorder.finish(within: 5), "SIGINT ends the recording")
+        #expect(result.status == 130, "\(result.stderrText)")
+        #expect(result.stderrText.contains("interrupted"))
+        let samples = try Self.decoded(output)
+        #expect(samples.count >= 48_000)
+        if format == "wav" {
+            let header = try fileBytes(output).prefix(8)
+            let riffSize = header.dropFirst(4).enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+            #expect(riffSize == fileSize(output) - 8, "the RIFF size was written at the end")
+        } else {
+            let probe = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", output])
+            #expect(probe.status == 0 && probe.stderrText.isEmpty, "\(probe.stderrText)")
+        }
+    }
+
+    /// A ring too small for the device's 2 s blocks: the loss is reported, and the file is valid.
+    @Test func overrunsAreReportedAndTheFileStaysValid() throws {
+        guard let server = Self.server() else { return }
+        let folder = TemporaryDirectory()
+        let output = folder.file("lossy.m4a")
+        let result = try Subprocess.run(Locations.avpipe, ["record", "--out", output, "--duration", "4", "--buffer", "0.5"],
+                                        environment: server.environment)
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stderrText.contains("overrun"), "the loss is reported: \(result.stderrText)")
+        let probe = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", output])
+        #expect(probe.status == 0 && probe.stderrText.isEmpty, "\(probe.stderrText)")
+        let faad = try Subprocess.run("faad", ["-q", "-o", folder.file("faad.wav"), output])
+        #expect(faad.status == 0 && !faad.stderrText.lowercased().contains("error"), "faad: \(faad.stderrText)")
+        // The lost audio is silence in the file: its length is still the capture time.
+        let samples = try Self.decoded(output)
+        #expect(abs(Double(samples.count) / 48_000 - 4) <= 0.05, "\(Double(samples.count) / 48_000) s for 4 s of capture")
+        let silentWindows = stride(from: 0, to: samples.count - 480, by: 480).filter { start in
+            samples[start..<start + 480].allSatisfy { abs($0) < 0.01 }
+        }
+        #expect(!silentWindows.isEmpty, "the lost stretch is silent")
+    }
+
+    @Test func devicesAreListedAndBadRequestsAreRefused() throws {
+        guard let server = Self.server() else { return }
+        let folder = TemporaryDirectory()
+        let listed = try Subprocess.run(Locations.avpipe, ["record", "--list-devices"], environment: server.environment)
+        #expect(listed.status == 0)
+        #expect(listed.stdoutText.split(separator: "\n").contains(Substring(PulseAudioServer.toneSourceName)), "\(listed.stdoutText)")
+
+        let unknown = try Subprocess.run(Locations.avpipe, ["record", "--out", folder.file("x.m4a"), "--device", "nope"], environment: server.environment)
+        #expect(unknown.status == 69)
+        #expect(unknown.stderrText.contains(PulseAudioServer.toneSourceName), "the message names the devices: \(unknown.stderrText)")
+        for arguments in [["--rate", "5"], ["--rate", "10000000"], ["--channels", "0"], ["--channels", "99"], ["--duration", "0"],
+                          ["--buffer", "0"], ["--bitrate", "-3"]] {
+            let refused = try Subprocess.run(Locations.avpipe, ["record", "--out", folder.file("x.m4a")] + arguments, environment: server.environment)
+            #expect(refused.status == 64, "\(arguments): \(refused.stderrText)")
+        }
+        let noExtension = try Subprocess.run(Locations.avpipe, ["record", "--out", folder.file("x")], environment: server.environment)
+        #expect(noExtension.status == 64)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing was left behind")
+    }
+
+    /// No sound server at all: exit 69, and the message says how to list the devices.
+    @Test func withoutAnyInputDeviceTheMessageSaysHowToListThem() throws {
+        let folder = TemporaryDirectory()
+        let environment = ["SDL_AUDIODRIVER": "pulseaudio", "PULSE_SERVER": "unix:\(folder.path)/nothing-here",
+                           "XDG_RUNTIME_DIR": folder.path, "HOME": folder.path]
+        let result = try Subprocess.run(Locations.avpipe, ["record", "--out", folder.file("x.m4a"), "--duration", "1"], environment: environment)
+        #expect(result.status == 69, "\(result.stderrText)")
+        #expect(result.stderrText.contains("--list-devices"), "\(result.stderrText)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("x.m4a")))
+    }
+}
