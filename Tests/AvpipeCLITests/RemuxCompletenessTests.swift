@@ -225,6 +225,10 @@ import TestSupport
         let times = { (path: String) in try Probe.packets(path, stream: "v:0").map { "\($0["pts"] ?? "-")/\($0["dts"] ?? "-")" } }
         let ourTimes = try times(ours), theirTimes = try times(folder.file("ffmpeg.mp4"))
         #expect(ourTimes == theirTimes, "the same presentation and decode times as ffmpeg's copy")
+        // Audio in milliseconds becomes whole 1024-sample frames in the MP4, as in ffmpeg's copy
+        // (times rounded from milliseconds would make frames of 1014 and 1035 samples).
+        #expect(try Probe.packetHashes(ours, stream: "a:0", entries: "pts,dts")
+                == Probe.packetHashes(folder.file("ffmpeg.mp4"), stream: "a:0", entries: "pts,dts"))
         let decode = try Subprocess.run("ffmpeg", ["-v", "error", "-xerror", "-i", ours, "-f", "null", "-"])
         #expect(decode.status == 0, "\(decode.stderrText)")
     }

@@ -18,6 +18,9 @@ final class MuxWriter {
     private let streams: [UnsafeMutablePointer<AVStream>]
     private var stats: [Stats]
     private(set) var position: MediaTime?
+    /// Per audio track: its sample rate where its time base is coarser than one sample (Matroska's
+    /// milliseconds), and the rounding state `av_rescale_delta` carries from packet to packet.
+    private var sampleExact: [(rate: Int32, last: Int64)?]
 
     init(path: String, finalPath: String, container: MuxContainer, tracks: [MuxTrack],
          metadata: [String: String], chapters: [Chapter], coverArt: CoverArt?, muxerOptions: [String: String]) throws(AVPipelineError) {
@@ -38,6 +41,11 @@ final class MuxWriter {
         }
         self.streams = streams
         stats = Array(repeating: Stats(), count: tracks.count)
+        sampleExact = tracks.map { track in
+            let rate = track.parameters.pointer.pointee.sample_rate
+            guard track.kind == .audio, rate > 0, Int64(track.timeBase.denominator) < Int64(rate) * Int64(track.timeBase.numerator) else { return nil }
+            return (rate, avp_nopts_value())
+        }
         // After the tracks, so that track i stays stream i.
         let coverStream = try coverArt.map { art throws(AVPipelineError) in try context.addCoverArt(art) }
         do {
@@ -58,7 +66,22 @@ final class MuxWriter {
     func write(_ packet: Packet, track index: Int) throws(AVPipelineError) {
         let p = packet.pointer
         let stream = streams[index]
-        av_packet_rescale_ts(p, tracks[index].timeBase.avValue, stream.pointee.time_base)
+        if let exact = sampleExact[index], p.pointee.dts != avp_nopts_value(), p.pointee.pts == p.pointee.dts {
+            // Audio times rounded to milliseconds would give frames of 1014 or 1035 samples: as
+            // ffmpeg's stream copy does, each time is the previous one plus the frame's samples,
+            // unless the rounded time says the stream jumped.
+            var last = exact.last
+            let frameSamples = Int32(av_get_audio_frame_duration2(tracks[index].parameters.pointer, p.pointee.size))
+            let samples = frameSamples > 0 ? frameSamples : tracks[index].parameters.pointer.pointee.frame_size
+            let duration = av_rescale_q(p.pointee.duration, tracks[index].timeBase.avValue, stream.pointee.time_base)
+            let dts = av_rescale_delta(tracks[index].timeBase.avValue, p.pointee.dts, AVRational(num: 1, den: exact.rate), samples,
+                                       &last, stream.pointee.time_base)
+            sampleExact[index]?.last = last
+            // The duration stays the container's (what the last frame lasts), as in ffmpeg's copy.
+            (p.pointee.dts, p.pointee.pts, p.pointee.duration) = (dts, dts, duration)
+        } else {
+            av_packet_rescale_ts(p, tracks[index].timeBase.avValue, stream.pointee.time_base)
+        }
         p.pointee.stream_index = stream.pointee.index
         if let pts = MediaTime(ffmpeg: p.pointee.pts, timeBase: Rational(stream.pointee.time_base)) {
             let end = MediaTime(value: pts.value + max(p.pointee.duration, 0), timeBase: pts.timeBase)
