@@ -113,19 +113,19 @@ import TestSupport
         }
     }
 
-    /// Ctrl-C ends the recording as every command ends: the file complete (a WAV's sizes written),
-    /// "interrupted", exit 130.
-    @Test(arguments: ["m4a", "wav"])
-    func ctrlCCompletesTheFile(format: String) throws {
+    /// Ctrl-C (or SIGTERM) ends the recording as every command ends: the file complete (a WAV's
+    /// sizes written), "interrupted", exit 130 (143).
+    @Test(arguments: [("m4a", SIGINT), ("wav", SIGTERM)])
+    func ctrlCCompletesTheFile(format: String, signal: Int32) throws {
         guard let server = Self.server() else { return }
         let folder = TemporaryDirectory()
         let output = folder.file("stopped.\(format)")
         let recorder = try RunningProcess(Locations.avpipe, ["record", "--out", output], environment: server.environment)
         let deadline = Date().addingTimeInterval(15)
         while fileSize(output) < 100_000 && Date() < deadline { usleep(100_000) }
-        kill(recorder.identifier, SIGINT)
-        let result = try #require(recorder.finish(within: 5), "SIGINT ends the recording")
-        #expect(result.status == 130, "\(result.stderrText)")
+        kill(recorder.identifier, signal)
+        let result = try #require(recorder.finish(within: 5), "the signal ends the recording")
+        #expect(result.status == 128 + signal, "\(result.stderrText)")
         #expect(result.stderrText.contains("interrupted"))
         let samples = try Self.decoded(output)
         #expect(samples.count >= 48_000)
@@ -137,6 +137,20 @@ import TestSupport
             let probe = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", output])
             #expect(probe.status == 0 && probe.stderrText.isEmpty, "\(probe.stderrText)")
         }
+    }
+
+    /// On a terminal (a pty from `script`) a live line shows the time, the peak level and overruns.
+    @Test func aTerminalShowsTheLiveLine() throws {
+        guard let server = Self.server() else { return }
+        let folder = TemporaryDirectory()
+        let command = "\(Locations.avpipe) record --out \(folder.file("live.m4a")) --duration 3"
+        let result = try Subprocess.run("script", ["-qefc", command, "/dev/null"], environment: server.environment)
+        #expect(result.status == 0, "\(result.stdoutText)")
+        let screen = result.stdoutText
+        #expect(screen.contains("recording 0:00:0"), "\(screen)")
+        // The sine source's level: half of full scale, −6 dBFS.
+        #expect(screen.contains("peak -6.0 dBFS"), "\(screen)")
+        #expect(screen.contains("overruns 0"), "\(screen)")
     }
 
     /// A ring too small for the device's 2 s blocks: the loss is reported, and the file is valid.
