@@ -201,10 +201,7 @@ struct EncodeJob: Sendable {
 
     private func encode<PCM: SampleSource>(_ pcm: PCM, duration: MediaTime?) async throws where PCM.Buffer == PCMBuffer {
         let encoder = try pcm.encodeAAC(.init(bitrate: encoding.bitrate, sampleRate: encoding.sampleRate))
-        let format = encoder.encoderInputFormat
-        if let requested = encoding.bitrate, encoder.bitrate < requested {
-            printWarning("\(requested / 1000) kb/s is more than AAC-LC carries for \(format.channelCount) channel(s) at \(format.sampleRate) Hz; using \(encoder.bitrate / 1000) kb/s")
-        }
+        Self.reportLowered(requested: encoding.bitrate, encoder: encoder)
         let progress = ProgressLine(total: duration)
         let written: (bytes: Int, duration: MediaTime?)
         switch container {
@@ -232,6 +229,13 @@ struct EncodeJob: Sendable {
         if !tags.isEmpty || coverArt != nil {
             printNotice("\(output): \(container) has no place for tags or cover art; they are left out (an .m4a keeps them)")
         }
+    }
+
+    /// A bit rate above what AAC-LC carries for the stream was lowered by the encoder: say to what.
+    static func reportLowered<PCM>(requested: Int?, encoder: AACEncoder<PCM>) {
+        guard let requested, encoder.bitrate < requested else { return }
+        let format = encoder.encoderInputFormat
+        printWarning("\(requested / 1000) kb/s is more than AAC-LC carries for \(format.channelCount) channel(s) at \(format.sampleRate) Hz; using \(encoder.bitrate / 1000) kb/s")
     }
 
     /// FFmpeg's encoder has a floor (FFmpeg 5.1: about 20–22 kb/s for 44.1 kHz stereo, 13 for mono,

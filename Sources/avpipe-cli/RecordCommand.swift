@@ -161,10 +161,7 @@ struct RecordJob: Sendable {
             return
         }
         let encoder = try pcm.encodeAAC(.init(bitrate: bitrate))
-        if let bitrate, encoder.bitrate < bitrate {
-            let format = encoder.encoderInputFormat
-            printWarning("\(bitrate / 1000) kb/s is more than AAC-LC carries for \(format.channelCount) channel(s) at \(format.sampleRate) Hz; using \(encoder.bitrate / 1000) kb/s")
-        }
+        EncodeJob.reportLowered(requested: bitrate, encoder: encoder)
         switch container {
         case .adts:
             try await ADTSWriter(upstream: encoder, path: output, overwrite: overwrite, live: true).run()
