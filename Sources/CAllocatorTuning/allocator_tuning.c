@@ -14,3 +14,10 @@ void avp_fix_mmap_threshold(void) {
     mallopt(M_TRIM_THRESHOLD, 512 * 1024);
 #endif
 }
+
+void avp_keep_segment_buffers(void) {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 4 * 1024 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 8 * 1024 * 1024);
+#endif
+}

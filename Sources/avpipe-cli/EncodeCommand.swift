@@ -218,7 +218,7 @@ struct EncodeJob: Sendable {
             noticeNoTags(container == .ts ? "MPEG-TS" : "HLS")
             let muxer = try Muxer(path: output, options: .init(container: container == .ts ? .ts : .hls, overwrite: overwrite, hls: hls))
             try muxer.addAudio(encoder, label: output)
-            let summary = try await muxer.run(progress: progress.update)
+            let summary = try await muxer.run(progress: SegmentAllocation.progress(for: muxer.container, progress.update))
             written = (summary.tracks.first?.bytes ?? 0, summary.duration)
         }
         progress.finish(at: written.duration)

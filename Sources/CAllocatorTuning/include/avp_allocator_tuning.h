@@ -6,4 +6,10 @@
 /// its allocator, a library must not.
 void avp_fix_mmap_threshold(void);
 
+/// Raises the thresholds (mmap 4 MiB, trim 8 MiB) so that a buffer of about a megabyte freed and
+/// grown again stays in the heap: libavformat's hls muxer does that once per segment, which under
+/// the 256 KiB threshold maps, faults in and unmaps fresh pages each time (a page fault per 4 KiB
+/// of output). Called once the inputs are open and indexed, whose large arrays stay mapped.
+void avp_keep_segment_buffers(void);
+
 #endif
