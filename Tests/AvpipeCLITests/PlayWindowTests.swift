@@ -40,8 +40,9 @@ import TestSupport
     /// Frame `index` (display order) of `path` as ffmpeg decodes it, at its display size, as gray:
     /// luma only, because SDL and libswscale upsample chroma with different filters, which on the
     /// test pattern's sharp colour edges alone costs more than the 30 dB asked for.
-    static func referenceFrame(_ path: String, index: Int) throws -> [UInt8] {
-        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", path, "-vf", "select=eq(n\\,\(index))", "-frames:v", "1",
+    static func referenceFrame(_ path: String, index: Int, scale: String? = nil) throws -> [UInt8] {
+        let filter = "select=eq(n\\,\(index))" + (scale.map { ",scale=\($0)" } ?? "")
+        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", path, "-vf", filter, "-frames:v", "1",
                                                    "-f", "rawvideo", "-pix_fmt", "gray", "-"])
         guard result.status == 0 else { throw TestFailure("ffmpeg: \(result.stderrText)") }
         return [UInt8](result.stdout)
@@ -102,6 +103,120 @@ import TestSupport
         #expect(result.stdoutText.contains("pictures shown"), "--stats: \(result.stdoutText)")
     }
 
+    /// ↑ and ↓ move a minute. Paused at frame i, ↑ shows ffmpeg's frame i + 1800 and ↓ frame i
+    /// again (±2 frames: the held position lies somewhere in the held picture's time); ↓ within
+    /// the first minute stops at the start, a known time, and shows frame 0 exactly.
+    @Test func upAndDownSeekAMinute() throws {
+        guard let stage = Stage.make() else { return }
+        let clip = stage.folder.file("long.mp4")
+        try Self.makeClip(clip, size: "320x180", seconds: 75, extra: ["-preset", "veryfast"])
+        let early = try PictureComparison.referenceFrames(clip, width: 320, height: 180, frames: 600)
+        let player = try RunningProcess(Locations.avpipe, ["play", clip], environment: stage.environment)
+        let window = try PlayerWindow.find(title: "long.mp4", on: stage.display)
+        try window.awaitPicture()
+        try window.press("space")
+        let held = try window.settledScreenshot()
+        let first = PictureComparison.bestMatch(held, in: early)
+        #expect(first.psnr >= 30, "paused on ffmpeg's frame \(first.index): \(first.psnr) dB")
+
+        /// The shown picture is one of the 5 frames around `index`: which, and how close.
+        func expectShown(_ shown: [UInt8], near index: Int, _ key: String) throws -> Int {
+            let candidates = try PictureComparison.grayFrames(clip, from: max(0, index - 2), count: 5)
+            let match = PictureComparison.bestMatch(shown, in: candidates)
+            #expect(match.psnr >= 30, "after \(key): frame \(max(0, index - 2) + match.index), expected \(index) ±2: \(match.psnr) dB")
+            return max(0, index - 2) + match.index
+        }
+        try window.press("Up")
+        let up = try window.settledScreenshot { $0 != held }
+        let upIndex = try expectShown(up, near: first.index + 1800, "↑")
+        try window.press("Down")
+        let down = try window.settledScreenshot { $0 != up }
+        _ = try expectShown(down, near: upIndex - 1800, "↓")
+        try window.press("Down")
+        let start = try window.settledScreenshot { $0 != down }
+        let opening = try PictureComparison.grayFrames(clip, from: 0, count: 2)
+        let (exact, next) = (PictureComparison.psnr(start, opening[0]), PictureComparison.psnr(start, opening[1]))
+        #expect(exact >= 30 && exact > next, "↓ from \(upIndex - 1800) stops at frame 0: \(exact) dB (frame 1: \(next) dB)")
+        try window.quit()
+        #expect(player.finish(within: 10)?.status == 0)
+    }
+
+    /// Resized to 800×800, the window letterboxes the 16:9 picture: black bands above and below
+    /// (175 rows each), and between them ffmpeg's frame scaled to 800×450.
+    @Test func aResizedWindowLetterboxes() throws {
+        guard let stage = Stage.make(sound: false) else { return }
+        let clip = stage.folder.file("clip.mp4")
+        try Self.makeClip(clip, size: "320x180", seconds: 12)
+        let early = try PictureComparison.referenceFrames(clip, width: 320, height: 180, frames: 360)
+        let player = try RunningProcess(Locations.avpipe, ["play", clip, "--no-audio"], environment: stage.environment)
+        var window = try PlayerWindow.find(title: "clip.mp4", on: stage.display)
+        try window.awaitPicture()
+        try window.press("space")
+        let held = PictureComparison.bestMatch(try window.settledScreenshot(), in: early)
+        #expect(held.psnr >= 30)
+        // Moved to the corner first: centred, 800 rows would run off the 1080-row screen, and xwd
+        // only sees what is on it.
+        for arguments in [["windowmove", window.id, "0", "0"], ["windowsize", window.id, "800", "800"]] {
+            let done = try Subprocess.run("xdotool", arguments, environment: stage.environment)
+            #expect(done.status == 0, "\(done.stderrText)")
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while (window.width, window.height) != (800, 800) && Date() < deadline {
+            usleep(50_000)
+            window = try window.refreshed()
+        }
+        #expect((window.width, window.height) == (800, 800))
+        // Redrawn for the new size: the middle row is picture, no longer what X cleared it to.
+        let shown = try window.settledScreenshot { $0[400 * 800 ..< 401 * 800].contains { $0 > 40 } }
+        let bands = Array(shown[0 ..< 174 * 800] + shown[626 * 800 ..< 800 * 800])
+        #expect(bands.allSatisfy { $0 <= 8 }, "black above and below the picture (brightest \(bands.max() ?? 0))")
+        let picture = Array(shown[175 * 800 ..< 625 * 800])
+        let reference = try Self.referenceFrame(clip, index: held.index, scale: "800x450:flags=bilinear")
+        let psnr = PictureComparison.psnr(picture, reference)
+        #expect(psnr >= 30, "the picture fills 800×450 between the bands: \(psnr) dB")
+        try window.quit()
+        #expect(player.finish(within: 10)?.status == 0)
+    }
+
+    /// Closing the window the window manager's way (openbox turns Alt+F4 into WM_DELETE_WINDOW)
+    /// ends the player cleanly and long before the clip's end: exit 0, nothing on stderr.
+    @Test func closingTheWindowQuits() throws {
+        guard let stage = Stage.make(sound: false, windowManager: true) else { return }
+        let clip = stage.folder.file("clip.mp4")
+        try Self.makeClip(clip, size: "320x180", seconds: 30)
+        let player = try RunningProcess(Locations.avpipe, ["play", clip, "--no-audio"], environment: stage.environment)
+        let window = try PlayerWindow.find(title: "clip.mp4", on: stage.display)
+        try window.awaitPicture()
+        try window.closeThroughWindowManager()
+        let result = try #require(player.finish(within: 15), "closing the window ends the player")
+        #expect(result.status == 0 && result.stderrText.isEmpty, "\(result.status): \(result.stderrText)")
+    }
+
+    /// `--no-video` on a display: no window ever appears, the sound plays, exit 0; with
+    /// `--no-audio` too nothing is left to play: a usage error (64).
+    @Test func noVideoPlaysTheSoundWithoutAWindow() throws {
+        guard let stage = Stage.make() else { return }
+        let clip = stage.folder.file("clip.mp4")
+        try Self.makeClip(clip, seconds: 3)
+        let recorder = try MonitorRecorder(server: stage.sound!)
+        defer { recorder.stop() }
+        let player = try RunningProcess(Locations.avpipe, ["play", clip, "--no-video"], environment: stage.environment)
+        var windows: Set<String> = []
+        let deadline = Date().addingTimeInterval(120)
+        while player.isRunning && Date() < deadline {
+            let search = try Subprocess.run("xdotool", ["search", "--onlyvisible", "--name", "clip"], environment: stage.environment)
+            windows.formUnion(search.stdoutText.split(separator: "\n").map(String.init))
+            usleep(100_000)
+        }
+        let result = try #require(player.finish(within: 5))
+        #expect(result.status == 0 && result.stderrText.isEmpty, "\(result.stderrText)")
+        #expect(windows.isEmpty, "no window: \(windows)")
+        #expect(recorder.level(from: 0, to: .infinity) > 0.05, "the tone was played")
+
+        let neither = try Subprocess.run(Locations.avpipe, ["play", clip, "--no-video", "--no-audio"], environment: stage.environment)
+        #expect(neither.status == 64 && neither.stderrText.contains("leave nothing to play"), "\(neither.stderrText)")
+    }
+
     /// A file whose track says "turn 90°" shows upright, in a window of the turned size.
     @Test func aRotatedFileShowsUpright() throws {
         guard let stage = Stage.make(sound: false) else { return }
@@ -151,9 +266,9 @@ import TestSupport
         #expect(player.finish(within: 5)?.status == 0)
     }
 
-    /// Pictures SDL has no texture for (10-bit, 4:4:4) are converted first; non-square pixels
-    /// widen the window by their aspect ratio. Each shows ffmpeg's picture.
-    @Test(arguments: [("yuv420p10le", "", 320), ("yuv444p", "", 320), ("yuv420p", "setsar=2", 640)])
+    /// Pictures SDL has no texture for (10-bit, planar 4:2:2, 4:4:4) are converted first;
+    /// non-square pixels widen the window by their aspect ratio. Each shows ffmpeg's picture.
+    @Test(arguments: [("yuv420p10le", "", 320), ("yuv422p", "", 320), ("yuv444p", "", 320), ("yuv420p", "setsar=2", 640)])
     func everyPictureFormatAndShapeShows(pixelFormat: String, filter: String, windowWidth: Int) throws {
         guard let stage = Stage.make(sound: false) else { return }
         let clip = stage.folder.file("shape.mp4")
@@ -253,7 +368,7 @@ import TestSupport
         #expect(result.stderrText.contains("interrupted"))
     }
 
-    /// m mutes and unmutes; 9 lowers the volume by a tenth per press.
+    /// m mutes and unmutes; 9 lowers the volume by a tenth per press, 0 raises it by a tenth.
     @Test func volumeKeysChangeWhatIsHeard() throws {
         guard let stage = Stage.make() else { return }
         let clip = stage.folder.file("clip.mp4")
@@ -277,6 +392,8 @@ import TestSupport
         for _ in 0..<4 { try window.press("9") }
         let lowered = try level(after: "9")
         #expect(abs(lowered / full - 0.5) < 0.08, "five presses of 9 halve the level: \(lowered / full)")
+        let raised = try level(after: "0")
+        #expect(abs((raised - lowered) / full - 0.1) < 0.04, "0 raises the level by a tenth of full: \(lowered / full) → \(raised / full)")
         try window.quit()
         #expect(player.finish(within: 5)?.status == 0)
     }
@@ -333,16 +450,26 @@ import TestSupport
         #expect(stats.contains("dropped 0,"), "\(stats)")
         let shown = stats.split(separator: " ").drop { $0 != "shown" }.dropFirst().first.flatMap { Int($0.dropLast()) } ?? 0
         #expect(shown >= 178, "\(stats)")
+        // "A/V offset mean M ms, max X ms": how late on the audio clock the shown pictures reached
+        // the window (one over a frame, 33 ms, late would have been dropped).
+        let offsets = try #require(stats.firstMatch(of: /A\/V offset mean (-?[0-9.]+) ms, max ([0-9.]+) ms/), "--stats: \(stats)")
+        let (mean, maximum) = (try #require(Double(offsets.1)), try #require(Double(offsets.2)))
+        #expect(maximum <= 45 && abs(mean) <= maximum, "\(stats)")
     }
 
-    /// Without a display, the sound plays alone after a one-line notice.
-    @Test func withoutADisplayTheSoundPlaysAlone() throws {
+    /// Without a display (none named, or one named where no X server listens), the sound plays
+    /// alone after a one-line notice.
+    @Test(arguments: ["", ":999"]) func withoutADisplayTheSoundPlaysAlone(display: String) throws {
         guard let stage = Stage.make() else { return }
+        guard display.isEmpty || !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X999") else {
+            print("notice: skipping the missing-display test: an X server listens on :999")
+            return
+        }
         let clip = stage.folder.file("clip.mp4")
         try Self.makeClip(clip, seconds: 2)
         let recorder = try MonitorRecorder(server: stage.sound!)
         var environment = stage.sound!.environment
-        environment["DISPLAY"] = ""
+        environment["DISPLAY"] = display
         environment["WAYLAND_DISPLAY"] = ""
         let result = try Subprocess.run(Locations.avpipe, ["play", clip], environment: environment)
         Self.pause(0.3)

@@ -6,6 +6,10 @@
 /// try await player.run()          // returns at the end, or when stopped (q, Esc, closing the window)
 /// ```
 ///
+/// or, driven from elsewhere (a UI, another task): `player.play()` starts it in a task of its own
+/// and returns; `pause()`, `play()`, `seek(to:)`, `position` and `stop()` steer it, and
+/// `waitUntilFinished()` awaits the end.
+///
 /// It wires demux → decode → render in lanes that each pull at their own pace: the audio lane keeps
 /// 0.2 s queued for the device; the video lane decodes at most `VideoLane.queueCapacity` pictures
 /// ahead and shows each when the audio clock reaches it (dropping those late by more than a frame).
@@ -31,6 +35,8 @@ public final class Player: Sendable {
     private let volumeState: LockedState<(volume: Float, muted: Bool)>
     private let start: Double
     private let end: Double?
+    /// The task `play()` started `run()` in, if it did.
+    private let background = LockedState<Task<PlayerStatistics, any Error>?>(nil)
 
     private struct Lanes {
         var audio: AudioLane?
@@ -119,6 +125,26 @@ public final class Player: Sendable {
         var statistics = session.snapshot.statistics
         statistics.audioUnderruns = control?.statistics.underruns ?? 0
         return statistics
+    }
+
+    /// Starts playing in a task of its own and returns at once (if neither `play()` nor `run()` has
+    /// started it yet); resumes after `pause()`. `waitUntilFinished()` awaits the end.
+    public func play() {
+        if isPaused { resume() }
+        background.withLock { task in
+            guard task == nil, lanes.withLock({ $0 != nil }) else { return }
+            task = Task { try await self.run() }
+        }
+    }
+
+    /// Waits for a playback started by `play()` to end (finished, `stop()`, q); its statistics, or
+    /// what failed. Cancelling the waiting task stops the playback.
+    @discardableResult
+    public func waitUntilFinished() async throws -> PlayerStatistics {
+        guard let task = background.withLock({ $0 }) else {
+            throw AVPipelineError.invalidOption(name: "waitUntilFinished", value: "before play()", reason: "play() has not started the player")
+        }
+        return try await withTaskCancellationHandler { try await task.value } onCancel: { stop() }
     }
 
     /// Where playback is, from the file's start.

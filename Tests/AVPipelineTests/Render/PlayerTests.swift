@@ -79,4 +79,182 @@ import TestSupport
         #expect(statistics.framesShown + statistics.framesDropped == 60, "\(statistics)")
         #expect(statistics.framesShown > 0)
     }
+
+    /// Paused before it runs, a player begun at `start` shows ffmpeg's frame round(start × 30),
+    /// and not a neighbour; each `seek(to:)` while paused shows the frame of its target.
+    @Test func aPausedPlayerShowsTheFrameAtItsStartAndAtEachSeek() async throws {
+        let (started, problem) = XvfbServer.start()
+        guard let server = started else {
+            print("notice: skipping the Player picture test: \(problem ?? "Xvfb cannot start")")
+            return
+        }
+        let folder = TemporaryDirectory()
+        let clip = folder.file("clip.mp4")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=10",
+                                 "-c:v", "libx264", "-pix_fmt", "yuv420p", clip])
+        let player = try Self.withEnvironment(["DISPLAY": server.display]) {
+            try Player(path: clip, options: .init(playsAudio: false, start: MediaTime(value: 43, timeBase: Rational(1, 10)), windowTitle: "exact"))
+        }
+        player.pause()  // before it runs (play() would resume it)
+        let running = Task { try await player.run() }
+        let window = try PlayerWindow.find(title: "exact", on: server, timeout: 120)
+        var previous = [UInt8](repeating: 0, count: 320 * 180)  // the window starts black
+        for (time, index) in [(nil, 129), (2.5, 75), (7.0, 210)] as [(Double?, Int)] {
+            if let time { try player.seek(to: MediaTime(value: Int64(time * 10), timeBase: Rational(1, 10))) }
+            let shown = try window.settledScreenshot { $0 != previous }
+            let frames = try PictureComparison.grayFrames(clip, from: index - 1, count: 3)
+            let (before, exact, after) = (PictureComparison.psnr(shown, frames[0]), PictureComparison.psnr(shown, frames[1]),
+                                          PictureComparison.psnr(shown, frames[2]))
+            #expect(exact >= 30 && exact > before && exact > after,
+                    "at \(time ?? 4.3) s: frame \(index) \(exact) dB, its neighbours \(before) / \(after) dB")
+            previous = shown
+        }
+        player.stop()
+        try await running.value
+    }
+
+    /// Pictures whose time has passed when their turn comes are dropped and counted: a source that
+    /// stalls for 1.5 s after its 10th picture makes the pictures due meanwhile (over 35: it may read
+    /// at most 4 ahead) late by more than a frame. Every decoded picture is shown or dropped.
+    @Test func latePicturesAreDroppedAndCounted() async throws {
+        let (started, problem) = XvfbServer.start()
+        guard let server = started else {
+            print("notice: skipping the dropping test: \(problem ?? "Xvfb cannot start")")
+            return
+        }
+        let folder = TemporaryDirectory()
+        let clip = folder.file("clip.mp4")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=3",
+                                 "-c:v", "libx264", "-pix_fmt", "yuv420p", clip])
+        let counted = try Subprocess.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                                     "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", clip])
+        let frames = try #require(Int(counted.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let decoder = try Demuxer(path: clip).videoTrack().decodeVideo()
+        let stalling = StallingSource(decoder, stallingAfter: 10, for: .milliseconds(1500))
+        let renderer = try Self.withEnvironment(["DISPLAY": server.display]) {
+            try VideoRenderer(upstream: stalling, options: .init(title: "late"))
+        }
+        let statistics = try await renderer.run()
+        #expect(statistics.framesShown + statistics.framesDropped == frames, "\(frames) pictures: \(statistics)")
+        #expect(decoder.statistics.frames == frames, "the decoder made every picture: \(decoder.statistics)")
+        #expect(statistics.framesDropped >= 30, "the pictures due during the stall are dropped: \(statistics)")
+        #expect(statistics.framesShown >= 10, "those before it, and after it once caught up, are shown: \(statistics)")
+    }
+
+    /// Sound only, on a private PulseAudio server's null sink whose monitor is recorded. The clip
+    /// is a quiet tone with a loud beep at every whole second: each beep is heard when `position`
+    /// reads its second (±45 ms), so the position is the audio clock; `pause()` holds it and
+    /// silences the sink; `seek(to:)` moves it (the beeps heard next are the new position's); `stop()`
+    /// ends the playback before the end.
+    @Test func aPlayerStartedWithPlayFollowsTheAudioClock() async throws {
+        let (started, problem) = PulseAudioServer.start()
+        guard let server = started else {
+            print("notice: skipping the Player audio test: \(problem ?? "PulseAudio cannot start")")
+            return
+        }
+        let folder = TemporaryDirectory()
+        let clip = folder.file("beeps.m4a")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi",
+                                 "-i", "aevalsrc='0.05*sin(2*PI*440*t)+if(lt(mod(t\\,1)\\,0.1)\\,0.5*sin(2*PI*1000*t)\\,0)':s=44100:d=12",
+                                 "-c:a", "aac", "-b:a", "128k", clip])
+        let recorder = try MonitorRecorder(server: server)
+        defer { recorder.stop() }
+        // SDL's PulseAudio driver connects when the device opens; only that moment needs the server.
+        let player = try Self.withEnvironment(server.environment.filter { $0.key != "HOME" }) {
+            try Player(path: clip, options: .init(playsVideo: false))
+        }
+        #expect(player.playsAudio && !player.showsVideo)
+        let began = Date()
+        var samples: [(wall: Double, position: Double)] = []
+        // Samples the position with the wall time until it reaches `target` (a pair whose reading
+        // took over 2 ms, the task being preempted, is left out).
+        func follow(until target: Double) async throws {
+            while true {
+                let before = Date().timeIntervalSince1970
+                let position = player.position.seconds
+                let after = Date().timeIntervalSince1970
+                if after - before < 0.002 { samples.append(((before + after) / 2, position)) }
+                if position >= target { return }
+                guard Date().timeIntervalSince(began) < 600 else { throw TestFailure("the position never reached \(target) s") }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        player.play()
+        try await follow(until: 3.5)
+        player.pause()
+        let pausedAt = Date().timeIntervalSince1970
+        let held = player.position
+        try await Task.sleep(for: .milliseconds(900))
+        #expect(player.position == held, "paused, the position holds")
+        let pauseEnded = Date().timeIntervalSince1970
+        try player.seek(to: MediaTime(value: 65, timeBase: Rational(1, 10)))
+        #expect(abs(player.position.seconds - 6.5) < 0.001, "a seek while paused moves the position to its target: \(player.position)")
+        player.play()
+        let resumedAt = Date().timeIntervalSince1970
+        try await follow(until: 9.5)
+        player.stop()
+        try await player.waitUntilFinished()
+        #expect(player.position.seconds < 11, "stop() ends the 12 s clip early: \(player.position)")
+        try await Task.sleep(for: .milliseconds(300))
+
+        #expect(recorder.level(from: resumedAt + 0.5, to: resumedAt + 2) > 0.02, "the tone plays")
+        #expect(recorder.level(from: pausedAt + 0.3, to: pauseEnded) < 0.003, "the sink is silent while paused")
+        var heardSeconds: [Int] = []
+        for onset in recorder.onsets() {
+            guard let position = Self.interpolate(samples, at: onset) else { continue }
+            // Just after the resume, the device's queue refills from the new position first.
+            if onset > resumedAt && onset < resumedAt + 0.3 { continue }
+            let second = Int(position.rounded())
+            #expect(abs(position - Double(second)) <= 0.045, "a beep of second \(second) was heard at position \(position)")
+            heardSeconds.append(second)
+        }
+        #expect(Set(heardSeconds).isSuperset(of: [1, 2, 3, 7, 8, 9]) && heardSeconds.allSatisfy { $0 <= 3 || (7...9).contains($0) },
+                "beeps heard at seconds \(heardSeconds): 0–3, then 7–9 after the seek to 6.5")
+    }
+
+    /// The position at wall time `time`, between two samples at most 50 ms apart.
+    static func interpolate(_ samples: [(wall: Double, position: Double)], at time: Double) -> Double? {
+        guard let after = samples.firstIndex(where: { $0.wall >= time }), after > 0 else { return nil }
+        let (a, b) = (samples[after - 1], samples[after])
+        guard b.wall - a.wall <= 0.05 else { return nil }
+        return a.position + (b.position - a.position) * (time - a.wall) / (b.wall - a.wall)
+    }
+
+    /// Runs `body` with `variables` set in the process's environment (SDL reads DISPLAY and the
+    /// PulseAudio server when a window or device opens), then puts the environment back.
+    static func withEnvironment<T>(_ variables: [String: String], _ body: () throws -> T) throws -> T {
+        let previous = variables.keys.map { ($0, getenv($0).map { String(cString: $0) }) }
+        for (name, value) in variables { setenv(name, value, 1) }
+        defer {
+            for (name, value) in previous {
+                if let value { setenv(name, value, 1) } else { unsetenv(name) }
+            }
+        }
+        return try body()
+    }
+}
+
+/// Forwards a source's pictures, stalling once (a slow disk, a busy machine) before picture
+/// `stallingAfter + 1`: what makes pictures late in real playback, without touching the player.
+final class StallingSource<Upstream: SampleSource>: SampleSource, @unchecked Sendable where Upstream.Buffer == VideoFrame {
+    // @unchecked: pulled by the renderer's decoding task only.
+    typealias Buffer = VideoFrame
+    private let upstream: Upstream
+    private let stallingAfter: Int
+    private let stall: Duration
+    private var delivered = 0
+
+    init(_ upstream: Upstream, stallingAfter: Int, for stall: Duration) {
+        self.upstream = upstream
+        self.stallingAfter = stallingAfter
+        self.stall = stall
+    }
+
+    var outputFormat: VideoFormat { upstream.outputFormat }
+
+    func next() async throws -> VideoFrame? {
+        if delivered == stallingAfter { try await Task.sleep(for: stall) }
+        delivered += 1
+        return try await upstream.next()
+    }
 }

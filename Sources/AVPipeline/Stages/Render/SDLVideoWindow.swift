@@ -157,13 +157,27 @@ private final class WindowThread {
 
     /// Starts SDL's video subsystem and opens the window; the video driver's name on success.
     func open() -> Result<String, AVPipelineError> {
+        #if os(Linux)
+        // Only the drivers of the displays the environment names (SDL_VIDEODRIVER still wins): left
+        // to itself, SDL falls back to its offscreen driver when DISPLAY names a display it cannot
+        // open, and the picture goes to an invisible window without a word.
+        let named = [("x11", "DISPLAY"), ("wayland", "WAYLAND_DISPLAY")].compactMap { driver, variable -> (String, String)? in
+            guard let value = getenv(variable).map({ String(cString: $0) }), !value.isEmpty else { return nil }
+            return (driver, "\(variable)=\(value)")
+        }
+        let drivers: String? = named.map(\.0).joined(separator: ",")
+        let displays = " at " + named.map(\.1).joined(separator: ", ")
+        #else
+        let (drivers, displays): (String?, String) = (nil, "")
+        #endif
         do {
             try SDLSubsystems.acquire(avp_sdl_init_video()) {
                 SDL_SetHint("SDL_RENDER_SCALE_QUALITY", "linear")
                 SDL_SetHint("SDL_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR", "0")
+                if let drivers { SDL_SetHint("SDL_VIDEODRIVER", drivers) }
             }
         } catch {
-            return .failure(.deviceUnavailable(reason: "no display could be opened (\(SDLSubsystems.lastError))"))
+            return .failure(.deviceUnavailable(reason: "no display could be opened\(displays) (\(SDLSubsystems.lastError))"))
         }
         initialised = true
         let position = Int32(avp_sdl_windowpos_centered())
