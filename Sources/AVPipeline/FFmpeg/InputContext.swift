@@ -12,6 +12,14 @@ enum InputSource: Sendable {
         case .memory(let name, _): name
         }
     }
+
+    /// A regular file (not a pipe, FIFO or device): its bytes can be read in any order, by
+    /// several contexts.
+    var isRegularFile: Bool {
+        guard case .file(let path) = self else { return false }
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
 }
 
 /// Owns one demuxing `AVFormatContext` (opened with `avformat_open_input`, freed with

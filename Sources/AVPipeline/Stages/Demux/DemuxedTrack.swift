@@ -39,7 +39,8 @@ final class DemuxedTrackCore {
         seekCell = demuxer.seekCell
         reader = try TrackReader(source: demuxer.source, policy: demuxer.options.inputPolicy, track: track, streamCount: demuxer.info.tracks.count,
                                  interrupt: interrupt, counters: counters,
-                                 strict: demuxer.options.strict, status: demuxer.statusCell, shared: demuxer.shared)
+                                 strict: demuxer.options.strict, status: demuxer.statusCell, shared: demuxer.shared,
+                                 probed: demuxer.probed.take())
         status.trackCreated()
     }
 

@@ -49,6 +49,9 @@ public final class Demuxer: Sendable {
     let source: InputSource
     /// The probing context, kept for all tracks, when the input cannot seek (a pipe).
     let shared: SharedInput?
+    /// The probing context of a file, handed to the first track read: it has parsed the header
+    /// already, which for a long MP4 costs as much as copying its audio (see `TrackReader`).
+    let probed: ProbedContext
     /// Codec parameters of every stream, in container order (shared read-only with the tracks).
     let parameters: [CodecParameters]
     let interrupt = InterruptFlag()
@@ -77,8 +80,11 @@ public final class Demuxer: Sendable {
         }
         self.options = options
         self.source = source
-        // The probing context only describes the file; each consumed track gets its own context.
-        let context = try InputContext(source: source, policy: options.inputPolicy, interrupt: interrupt)
+        // The probing context describes the file and is then read by the first consumed track;
+        // each other consumed track gets a context of its own.
+        let file = source.isRegularFile
+        let context = try InputContext(source: source, policy: options.inputPolicy, interrupt: interrupt,
+                                       seeksOverSkippedData: file)
         let described = MediaInfo(context: context)
         info = context.canSeek && FragmentedDuration.isUnknown(described)
             ? FragmentedDuration.measured(described, source: source, policy: options.inputPolicy) : described
@@ -90,7 +96,9 @@ public final class Demuxer: Sendable {
         bestVideo = context.bestStream(AVMEDIA_TYPE_VIDEO)
         if context.canSeek {
             shared = nil
+            probed = ProbedContext(file ? context : nil)
         } else {
+            probed = ProbedContext(nil)
             try Self.verifyReadableOnce(context)
             shared = SharedInput(context: context)
         }
@@ -215,4 +223,22 @@ public final class Demuxer: Sendable {
 struct SeekRequest: Sendable {
     let generation: Int
     let mark: SeekMark
+}
+
+/// Holds the probing context until the first track takes it (from whichever task makes it).
+///
+/// `@unchecked Sendable`: the context is only reached through `take()`, under the lock, and then
+/// belongs to the one track that took it.
+final class ProbedContext: @unchecked Sendable {
+    private let lock = LockedState(())
+    private var context: InputContext?
+
+    init(_ context: InputContext?) { self.context = context }
+
+    func take() -> InputContext? {
+        lock.withLock { _ in
+            defer { context = nil }
+            return context
+        }
+    }
 }

@@ -81,7 +81,8 @@ final class TrackReader {
     private let streamStart: Int64?
 
     init(source: InputSource, policy: InputPolicy, track: TrackInfo, streamCount: Int, interrupt: InterruptFlag,
-         counters: TrackCounters, strict: Bool, status: DemuxStatusCell, shared: SharedInput?) throws(AVPipelineError) {
+         counters: TrackCounters, strict: Bool, status: DemuxStatusCell, shared: SharedInput?,
+         probed: InputContext? = nil) throws(AVPipelineError) {
         self.interrupt = interrupt
         self.counters = counters
         self.strict = strict
@@ -92,6 +93,13 @@ final class TrackReader {
             try shared.register(stream: streamIndex)
             input = .shared(shared)
             stream = shared.stream(streamIndex)
+        } else if let probed {
+            // The demuxer's probing context (header parsed, streams probed): read from where it is.
+            for other in 0..<probed.streamCount where other != streamIndex {
+                probed.stream(other).pointee.discard = AVDISCARD_ALL
+            }
+            input = .own(probed)
+            stream = probed.stream(streamIndex)
         } else {
             let context = try InputContext(source: source, policy: policy, interrupt: interrupt, findStreamInfo: false,
                                            seeksOverSkippedData: true)
