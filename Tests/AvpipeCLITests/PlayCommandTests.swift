@@ -40,7 +40,9 @@ import TestSupport
         let recorder = try server.record(to: recording)
         try await Task.sleep(for: .milliseconds(300))
         let play = try Subprocess.run(Locations.avpipe, ["play", source], environment: server.environment)
-        try await Task.sleep(for: .milliseconds(300))
+        // parec writes what the monitor gives it with some delay, more on a loaded machine; it is
+        // killed (losing what it has not written), so it gets time to catch up first.
+        try await Task.sleep(for: .milliseconds(1000))
         server.stopRecording(recorder)
         #expect(play.status == 0, "\(play.stderrText)")
 
@@ -50,7 +52,10 @@ import TestSupport
         let heard = try #require(SignalAnalysis.audibleRange(recorded[0]), "the recording is silent")
         let expected = try #require(SignalAnalysis.audibleRange(reference[0]))
         let heardSeconds = Double(heard.count) / 44_100, expectedSeconds = Double(expected.count) / 44_100
-        #expect(abs(heardSeconds - expectedSeconds) <= 0.15, "heard \(heardSeconds) s, expected \(expectedSeconds) s")
+        // Nothing cut; on a starved machine the device may have played silence while it waited for
+        // audio (counted underruns), which stretches what is heard a little.
+        #expect(heardSeconds >= expectedSeconds - 0.15 && heardSeconds <= expectedSeconds + 0.5,
+                "heard \(heardSeconds) s, expected \(expectedSeconds) s")
         let middle = heard.lowerBound + 4410
         #expect(abs(SignalAnalysis.dominantFrequency(recorded[0], sampleRate: 44_100, start: middle) - 440) <= 10)
         #expect(abs(SignalAnalysis.dominantFrequency(recorded[1], sampleRate: 44_100, start: middle) - 1000) <= 10)

@@ -84,6 +84,9 @@ public final class LockedBox<T>: @unchecked Sendable {
     public init(_ value: T) { self.value = value }
     public func get() -> T { lock.withLock { value } }
     public func set(_ newValue: T) { lock.withLock { value = newValue } }
+    /// Changes the value in place, under the lock.
+    @discardableResult
+    public func update<R>(_ body: (inout T) -> R) -> R { lock.withLock { body(&value) } }
 }
 
 public struct TestFailure: Error, CustomStringConvertible {

@@ -2,109 +2,80 @@ import Foundation
 import Synchronization
 import Testing
 @testable import AVPipeline
+import TestSupport
 
-/// A device that pushes a known signal on its own thread at real-time pace, as hardware does:
-/// sample n (counted from the start) is `GeneratedAudioInput.value(n)`, so every delivered sample
-/// can be checked against the time its buffer claims.
-final class GeneratedAudioInput: AudioInput, @unchecked Sendable {
+/// A device the test pushes by hand, one 10 ms block at a time, so what each test checks does not
+/// depend on how threads are scheduled (a suite run in parallel starves the cooperative pool for
+/// seconds). Sample n, counted from the start, is `value(n)`: every delivered sample can be checked
+/// against the time its buffer claims. Blocks pushed before the capture starts the device wait, as
+/// in a device's own buffer.
+final class PushedAudioInput: AudioInput, @unchecked Sendable {
     let format = AudioFormat(sampleFormat: .s16, sampleRate: 48_000, channelLayout: .default(channelCount: 1))
-    let name = "generated"
-    /// Frames per push (10 ms), and whether the device delivers anything at all.
-    let blockFrames = 480
-    let silent: Bool
-    private let running = Atomic(false)
-    private let stopped = Atomic(false)
-    private let finished = DispatchSemaphore(value: 0)
-    let pushes = Atomic(0)
-
-    init(silent: Bool = false) { self.silent = silent }
+    let name = "pushed"
+    private struct State {
+        var ring: CaptureRing?
+        var waiting: [[Int16]] = []
+        var pushed = 0
+        var closed = false
+    }
+    private let state = LockedBox(State())
 
     /// A 441 Hz tone whose period is not a whole number of samples, so a jump shows in the values.
     static func value(_ n: Int64) -> Int16 { Int16((sin(2 * Double.pi * 441 * Double(n) / 48_000) * 12_000).rounded()) }
 
+    var pushed: Int { state.get().pushed }
+    var isClosed: Bool { state.get().closed }
+
     func start(into ring: CaptureRing) {
-        running.store(true, ordering: .releasing)
-        Thread.detachNewThread { [self] in
-            let start = Date()
-            var frame: Int64 = 0
-            var block = [Int16](repeating: 0, count: blockFrames)
-            while !stopped.load(ordering: .acquiring) {
-                let due = start.addingTimeInterval(Double(frame) / 48_000)
-                let wait = due.timeIntervalSinceNow
-                if wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
-                if !silent {
-                    for i in 0..<blockFrames { block[i] = Self.value(frame + Int64(i)) }
-                    block.withUnsafeBytes { ring.write($0) }
-                    pushes.add(1, ordering: .relaxed)
-                }
-                frame += Int64(blockFrames)
-            }
-            finished.signal()
+        state.update { state in
+            state.ring = ring
+            for block in state.waiting { block.withUnsafeBytes { ring.write($0) } }
+            state.waiting = []
         }
     }
 
-    func close() {
-        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        if running.load(ordering: .acquiring) { finished.wait() }  // no write follows, as SDL promises
-    }
+    func close() { state.update { $0.closed = true } }
 
-    var isClosed: Bool { stopped.load(ordering: .acquiring) }
-}
-
-/// A device pushed by the test, one 10 ms block of the generator's signal per `push()`.
-final class PushedAudioInput: AudioInput, @unchecked Sendable {
-    let format = AudioFormat(sampleFormat: .s16, sampleRate: 48_000, channelLayout: .default(channelCount: 1))
-    let name = "pushed"
-    /// Blocks pushed before the capture started the device wait here, as a device's own buffer.
-    private var ring: CaptureRing?
-    private var waiting: [[Int16]] = []
-    private(set) var pushed = 0
-
-    func start(into ring: CaptureRing) {
-        self.ring = ring
-        for block in waiting { block.withUnsafeBytes { ring.write($0) } }
-        waiting = []
-    }
-
-    func close() {}
-
-    func push() {
-        let first = Int64(pushed) * 480
-        let block = (0..<480).map { GeneratedAudioInput.value(first + Int64($0)) }
-        if let ring { block.withUnsafeBytes { ring.write($0) } } else { waiting.append(block) }
-        pushed += 1
+    /// Pushes `count` blocks of 480 frames (ignored once closed, as a closed device delivers nothing).
+    func push(_ count: Int = 1) {
+        state.update { state in
+            for _ in 0..<count where !state.closed {
+                let first = Int64(state.pushed) * 480
+                let block = (0..<480).map { Self.value(first + Int64($0)) }
+                if let ring = state.ring { block.withUnsafeBytes { ring.write($0) } } else { state.waiting.append(block) }
+                state.pushed += 1
+            }
+        }
     }
 }
 
 /// `DeviceCapture`: the bounded ring where the device's push meets the pipeline's pull.
 @Suite struct DeviceCaptureTests {
-    /// Reads every buffer, checking each sample against the generator at the buffer's own time.
-    static func drain(_ capture: DeviceCapture, pauseAfter: Double? = nil, pause: Double = 0) async throws
-        -> (buffers: [(pts: Int64, count: Int)], mismatches: Int) {
+    /// Reads every buffer, checking each sample against the device's at the buffer's own time;
+    /// `feed` runs before each read (the device going on).
+    static func drain(_ capture: DeviceCapture, feed: () -> Void = {}) async throws -> (buffers: [(pts: Int64, count: Int)], mismatches: Int) {
         var buffers: [(Int64, Int)] = []
         var mismatches = 0
-        var paused = false
-        while let buffer = try await capture.next() {
+        while true {
+            feed()
+            guard let buffer = try await capture.next() else { break }
             let pts = try #require(buffer.presentationTime).value
             buffer.withUnsafePlane(0) { bytes in
                 let samples = bytes.bindMemory(to: Int16.self)
-                for i in 0..<buffer.frameCount where samples[i] != GeneratedAudioInput.value(pts + Int64(i)) { mismatches += 1 }
+                for i in 0..<buffer.frameCount where samples[i] != PushedAudioInput.value(pts + Int64(i)) { mismatches += 1 }
             }
             buffers.append((pts, buffer.frameCount))
-            if let after = pauseAfter, !paused, Double(pts) / 48_000 >= after {
-                paused = true
-                try await Task.sleep(for: .seconds(pause))  // a consumer stalled by a slow disk
-            }
         }
         return (buffers, mismatches)
     }
 
     @Test func everyFrameArrivesOnTheCaptureClock() async throws {
-        let input = GeneratedAudioInput()
+        let input = PushedAudioInput()
         let capture = try DeviceCapture(input: input, options: .init(chunkFrames: 1024, duration: .seconds(1)))
-        let (buffers, mismatches) = try await Self.drain(capture)
+        // The device keeps a block ahead of the reader, as a live one would.
+        let (buffers, mismatches) = try await Self.drain(capture) { if input.pushed < 110 { input.push(3) } }
         #expect(mismatches == 0, "every sample is the device's sample at its buffer's time")
-        #expect(buffers.map(\.count).reduce(0, +) == 48_000, "--duration ends at exactly its sample count")
+        #expect(buffers.map(\.count).reduce(0, +) == 48_000, "the duration ends at exactly its sample count")
         for (previous, next) in zip(buffers, buffers.dropFirst()) {
             #expect(next.pts == previous.pts + Int64(previous.count), "buffers follow each other without gaps")
         }
@@ -126,13 +97,13 @@ final class PushedAudioInput: AudioInput, @unchecked Sendable {
             let pts = try #require(buffer.presentationTime).value
             buffer.withUnsafePlane(0) { bytes in
                 let samples = bytes.bindMemory(to: Int16.self)
-                for i in 0..<buffer.frameCount where samples[i] != GeneratedAudioInput.value(pts + Int64(i)) { mismatches += 1 }
+                for i in 0..<buffer.frameCount where samples[i] != PushedAudioInput.value(pts + Int64(i)) { mismatches += 1 }
             }
             buffers.append((pts, buffer.frameCount))
             return true
         }
         for _ in 0..<20 { input.push(); _ = try await read() }   // 0.2 s, read as it comes
-        for _ in 0..<200 { input.push() }                         // 2 s while the consumer stalls
+        input.push(200)                         // 2 s while the consumer stalls
         for _ in 0..<80 { _ = try await read(); input.push() }    // 0.8 s more, reading again
         while try await read() {}
 
@@ -169,7 +140,7 @@ final class PushedAudioInput: AudioInput, @unchecked Sendable {
                 let samples = bytes.bindMemory(to: Int16.self)
                 let isSilence = samples.allSatisfy { $0 == 0 }
                 if isSilence { silent += buffer.frameCount }
-                for i in 0..<buffer.frameCount where !isSilence && samples[i] != GeneratedAudioInput.value(pts + Int64(i)) { mismatches += 1 }
+                for i in 0..<buffer.frameCount where !isSilence && samples[i] != PushedAudioInput.value(pts + Int64(i)) { mismatches += 1 }
             }
             position += Int64(buffer.frameCount)
         }
@@ -180,34 +151,31 @@ final class PushedAudioInput: AudioInput, @unchecked Sendable {
     }
 
     @Test func stopDeliversWhatWasCapturedThenEnds() async throws {
-        let input = GeneratedAudioInput()
+        let input = PushedAudioInput()
         let capture = try DeviceCapture(input: input, options: .init(chunkFrames: 4800))
-        let control = capture.control
-        Task {
-            try await Task.sleep(for: .milliseconds(300))
-            control.stop()
-        }
+        input.push(25)                  // 0.25 s captured…
+        capture.control.stop()          // …then the user stops (from any thread)
         let (buffers, mismatches) = try await Self.drain(capture)
-        let seconds = Double(buffers.map(\.count).reduce(0, +)) / 48_000
         #expect(mismatches == 0)
-        #expect(seconds > 0.2 && seconds < 1.5, "what was captured until the stop: \(seconds) s")
+        #expect(buffers.map(\.count) == [4800, 4800, 2400], "all of it, the last chunk shorter")
         #expect(input.isClosed)
         #expect(try await capture.next() == nil, "the end stays the end")
     }
 
     @Test func cancellingThePullingTaskEndsTheStreamWithoutAnError() async throws {
-        let input = GeneratedAudioInput()
-        let capture = try DeviceCapture(input: input, options: .init(chunkFrames: 1024))
-        let task = Task { try await Self.drain(capture).buffers.count }
-        try await Task.sleep(for: .milliseconds(300))
-        task.cancel()
-        let count = try await task.value
-        #expect(count > 5, "the audio before the cancellation was delivered: \(count) buffers")
+        let input = PushedAudioInput()
+        let capture = try DeviceCapture(input: input, options: .init(chunkFrames: 480))
+        let control = capture.control
+        let reading = Task { try await Self.drain(capture).buffers.count }
+        input.push(10)
+        while control.statistics.deliveredFrames < 4800 { try await Task.sleep(for: .milliseconds(5)) }
+        reading.cancel()
+        #expect(try await reading.value == 10, "what was captured before the cancellation was delivered, then the end")
         #expect(input.isClosed)
     }
 
     @Test func aDeviceThatDeliversNothingIsAnErrorNotAHang() async throws {
-        let input = GeneratedAudioInput(silent: true)
+        let input = PushedAudioInput()
         let capture = try DeviceCapture(input: input, options: .init(stallTimeout: 0.3))
         await #expect {
             _ = try await capture.next()
@@ -224,7 +192,7 @@ final class PushedAudioInput: AudioInput, @unchecked Sendable {
         .init(stallTimeout: 0),
     ])
     func absurdOptionsAreUsageErrors(_ options: DeviceCapture.Options) throws {
-        #expect(throws: AVPipelineError.self) { try DeviceCapture(input: GeneratedAudioInput(), options: options) }
+        #expect(throws: AVPipelineError.self) { try DeviceCapture(input: PushedAudioInput(), options: options) }
         #expect(throws: AVPipelineError.self) { try DeviceCapture(options: options) }
     }
 
