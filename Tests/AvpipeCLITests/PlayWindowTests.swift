@@ -430,8 +430,11 @@ import TestSupport
         }
         let (goodRun, goodPeak) = try peakMiB("'\(Locations.avpipe)' play '\(good)' --stats")
         let (badRun, badPeak) = try peakMiB("'\(Locations.avpipe)' play '\(bad)' --stats")
+        // Both play every picture through (shown, or dropped when the loaded machine starves the
+        // player for over a frame: zero drops is a720pClipPlaysWithoutDroppedFrames' claim, not this one's).
         for run in [goodRun, badRun] {
-            #expect(run.status == 0 && run.stdoutText.contains("dropped 0,"), "\(run.stdoutText) \(run.stderrText)")
+            let counts = run.stdoutText.firstMatch(of: /pictures shown ([0-9]+), dropped ([0-9]+),/).map { (Int($0.1)!, Int($0.2)!) }
+            #expect(run.status == 0 && counts.map { $0.0 + $0.1 == 240 && $0.1 <= 12 } == true, "\(run.stdoutText) \(run.stderrText)")
         }
         #expect(badPeak - goodPeak < 8, "peak RSS \(badPeak) MiB vs \(goodPeak) MiB")
         let (piped, pipedPeak) = try peakMiB("cat '\(bad)' | '\(Locations.avpipe)' play -")
