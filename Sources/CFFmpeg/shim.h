@@ -45,8 +45,41 @@ static inline int avp_fmt_nofile(void) { return AVFMT_NOFILE; }
 static inline int avp_fmt_notimestamps(void) { return AVFMT_NOTIMESTAMPS; }
 static inline int avp_avio_flag_write(void) { return AVIO_FLAG_WRITE; }
 static inline int avp_avio_flag_read(void) { return AVIO_FLAG_READ; }
+// FFmpeg 6.1 renamed FF_PROFILE_* to AV_PROFILE_* (the old names go in 8.0).
+#ifdef AV_PROFILE_AAC_LOW
+static inline int avp_profile_aac_low(void) { return AV_PROFILE_AAC_LOW; }
+static inline int avp_profile_unknown(void) { return AV_PROFILE_UNKNOWN; }
+#else
 static inline int avp_profile_aac_low(void) { return FF_PROFILE_AAC_LOW; }
 static inline int avp_profile_unknown(void) { return FF_PROFILE_UNKNOWN; }
+#endif
+
+// What an encoder takes, each list ended by its terminator (0, AV_SAMPLE_FMT_NONE, a zeroed layout,
+// AV_PIX_FMT_NONE), or NULL when it takes anything. FFmpeg 7.1 (libavcodec 61.13) replaced the
+// AVCodec fields with avcodec_get_supported_config.
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(61, 13, 100)
+static inline const void *avp_codec_supported(const AVCodec *codec, enum AVCodecConfig config) {
+    const void *list = NULL;
+    return avcodec_get_supported_config(NULL, codec, config, 0, &list, NULL) < 0 ? NULL : list;
+}
+static inline const int *avp_codec_sample_rates(const AVCodec *codec) {
+    return (const int *)avp_codec_supported(codec, AV_CODEC_CONFIG_SAMPLE_RATE);
+}
+static inline const enum AVSampleFormat *avp_codec_sample_formats(const AVCodec *codec) {
+    return (const enum AVSampleFormat *)avp_codec_supported(codec, AV_CODEC_CONFIG_SAMPLE_FORMAT);
+}
+static inline const AVChannelLayout *avp_codec_channel_layouts(const AVCodec *codec) {
+    return (const AVChannelLayout *)avp_codec_supported(codec, AV_CODEC_CONFIG_CHANNEL_LAYOUT);
+}
+static inline const enum AVPixelFormat *avp_codec_pixel_formats(const AVCodec *codec) {
+    return (const enum AVPixelFormat *)avp_codec_supported(codec, AV_CODEC_CONFIG_PIX_FORMAT);
+}
+#else
+static inline const int *avp_codec_sample_rates(const AVCodec *codec) { return codec->supported_samplerates; }
+static inline const enum AVSampleFormat *avp_codec_sample_formats(const AVCodec *codec) { return codec->sample_fmts; }
+static inline const AVChannelLayout *avp_codec_channel_layouts(const AVCodec *codec) { return codec->ch_layouts; }
+static inline const enum AVPixelFormat *avp_codec_pixel_formats(const AVCodec *codec) { return codec->pix_fmts; }
+#endif
 
 static inline int avp_fmtctx_noheader(void) { return AVFMTCTX_NOHEADER; }
 static inline int avp_fmt_flag_custom_io(void) { return AVFMT_FLAG_CUSTOM_IO; }
@@ -164,9 +197,10 @@ static inline int avp_frame_field_order(const AVFrame *frame) {
 static inline int avp_thread_frame_and_slice(void) { return FF_THREAD_FRAME | FF_THREAD_SLICE; }
 
 /// The H.264 parser of FFmpeg < 6.1 derives the VUI frame rate with the context's ticks_per_frame,
-/// which the H.264 decoder (not the parser) sets to 2; later versions use 2 themselves.
+/// which the H.264 decoder (not the parser) sets to 2; later versions use 2 themselves (and
+/// deprecate the field: FF_API_TICKS_PER_FRAME appeared with that change).
 static inline void avp_prepare_h264_parser_context(AVCodecContext *context) {
-#if !defined(FF_API_TICKS_PER_FRAME) || FF_API_TICKS_PER_FRAME
+#ifndef FF_API_TICKS_PER_FRAME
     context->ticks_per_frame = 2;
 #else
     (void)context;
@@ -208,6 +242,10 @@ static inline struct avp_log_capture *avp_log_capture_state(void) {
 }
 
 static inline void avp_log_callback(void *context, int level, const char *format, va_list arguments) {
+    // Demuxers log at trace level for every sample they index or read: return at once for what
+    // is neither captured nor printed (the high bits of `level` are flags).
+    int plain = level & 0xff;
+    if (plain > AV_LOG_ERROR && plain > av_log_get_level()) return;
     struct avp_log_capture *capture = avp_log_capture_state();
     if (capture->on && level <= AV_LOG_ERROR) {
         char message[sizeof capture->last_error];

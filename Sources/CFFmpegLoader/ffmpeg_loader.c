@@ -23,9 +23,19 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#if __has_include(<libavutil/ffversion.h>)
+#include <libavutil/ffversion.h>
+#endif
+#ifndef FFMPEG_VERSION
+#define FFMPEG_VERSION "(version unknown)"
+#endif
+
 #define AVP_STRING_(x) #x
 #define AVP_STRING(x) AVP_STRING_(x)
 
+// The functions avpipe calls with the headers of any FFmpeg version it supports (ffmpeg_symbols.h
+// is the union): the shim picks one version's API at compile time, so a function of another
+// version is never called, and need not exist in the installed libraries.
 static const char *const symbol_names[] = {
 #define AVP_SYMBOL(index, name) #name,
 #include "ffmpeg_symbols.h"
@@ -37,17 +47,25 @@ enum { symbol_count = sizeof symbol_names / sizeof symbol_names[0] };
 /// The jump table the stubs read (defined in the assembly file, filled here).
 extern void *avp_ffmpeg_table[];
 
+/// Which functions the installed libraries lack (their slots keep pointing at the lazy entry).
+static unsigned char missing[symbol_count];
+
 static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
 
 /// A broken installation (a library or a function missing) cannot be reported as a typed error from
 /// inside an arbitrary FFmpeg call; say what is missing and leave with the "internal failure" code.
 static void fail(const char *what, const char *detail) {
     fprintf(stderr, "avpipe: error: cannot load FFmpeg: %s (%s)\n", what, detail ? detail : "unknown reason");
+    fprintf(stderr, "avpipe: this avpipe was built with the headers of FFmpeg " FFMPEG_VERSION " (libavformat "
+                    AVP_STRING(LIBAVFORMAT_VERSION_MAJOR) "." AVP_STRING(LIBAVFORMAT_VERSION_MINOR)
+                    ") and needs its libraries; install them, or rebuild avpipe against the installed FFmpeg\n");
     _exit(70);
 }
 
 static void resolve_all(void) {
-    // The SONAMEs the headers were compiled for: the same ABI the code expects.
+    // The SONAMEs the headers were compiled for (their major versions): the same ABI the code
+    // expects. A system with another FFmpeg major (libavformat.so.59 for 5.1, .61 for 7.1) fails
+    // here, with the name of the library it lacks, before any function runs.
     static const char *const libraries[] = {
         "libavutil.so." AVP_STRING(LIBAVUTIL_VERSION_MAJOR),
         "libswresample.so." AVP_STRING(LIBSWRESAMPLE_VERSION_MAJOR),
@@ -65,14 +83,21 @@ static void resolve_all(void) {
         for (unsigned i = 0; i < sizeof handles / sizeof handles[0] && !address; i++) {
             address = dlsym(handles[i], symbol_names[s]);
         }
-        if (!address) fail(symbol_names[s], "function not found in the installed libraries");
-        __atomic_store_n(&avp_ffmpeg_table[s], address, __ATOMIC_RELEASE);
+        if (address) {
+            __atomic_store_n(&avp_ffmpeg_table[s], address, __ATOMIC_RELEASE);
+        } else {
+            missing[s] = 1;   // another version's function: an error only if it is ever called
+        }
     }
 }
 
-/// Called by the stubs' common path (registers saved) on the first call of any FFmpeg function.
-__attribute__((visibility("hidden"))) void avp_ffmpeg_resolve(void) {
+/// Called by the stubs' common path (registers saved) on the first call of any FFmpeg function,
+/// and on every call of one the libraries lack, with the index of the function called.
+__attribute__((visibility("hidden"))) void avp_ffmpeg_resolve(unsigned long index) {
     pthread_once(&resolve_once, resolve_all);
+    if (index < symbol_count && missing[index]) {
+        fail(symbol_names[index], "no such function in the installed libraries: they are older than the headers avpipe was built with");
+    }
 }
 
 int avp_ffmpeg_loads_lazily(void) { return 1; }

@@ -20,7 +20,8 @@ avp_lazy_##index:                               \
 #undef AVP_SYMBOL
 
 // Saves every register that may carry arguments (rdi rsi rdx rcx r8 r9, rax = vector count of
-// variadic calls, xmm0-7) and the index, resolves the table, restores, and jumps to the function.
+// variadic calls, xmm0-7) and the index, resolves the table (the index says which function is
+// wanted, in case it is missing), restores, and jumps to the function.
         .text
         .type avp_ffmpeg_common, @function
 avp_ffmpeg_common:
@@ -44,6 +45,7 @@ avp_ffmpeg_common:
         movq %r9, 168(%rsp)
         movq %rax, 176(%rsp)
         movq %r11, 184(%rsp)
+        movq %r11, %rdi
         call avp_ffmpeg_resolve
         movdqa 0(%rsp), %xmm0
         movdqa 16(%rsp), %xmm1

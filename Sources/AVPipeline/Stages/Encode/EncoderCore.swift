@@ -108,7 +108,7 @@ final class EncoderCore<Upstream: SampleSource> where Upstream.Buffer == PCMBuff
 enum EncoderCapabilities {
     static func sampleRates(_ codec: UnsafePointer<AVCodec>) -> [Int] {
         var supported: [Int] = []
-        if var rates = codec.pointee.supported_samplerates {
+        if var rates = avp_codec_sample_rates(codec) {
             while rates.pointee != 0 { supported.append(Int(rates.pointee)); rates += 1 }
         }
         return supported
@@ -116,7 +116,7 @@ enum EncoderCapabilities {
 
     static func layouts(_ codec: UnsafePointer<AVCodec>) -> [ChannelLayout] {
         var supported: [ChannelLayout] = []
-        if var layout = codec.pointee.ch_layouts {
+        if var layout = avp_codec_channel_layouts(codec) {
             while layout.pointee.nb_channels != 0 { supported.append(ChannelLayout(layout.pointee)); layout += 1 }
         }
         return supported
@@ -124,7 +124,7 @@ enum EncoderCapabilities {
 
     static func sampleFormats(_ codec: UnsafePointer<AVCodec>) -> [SampleFormat] {
         var supported: [SampleFormat] = []
-        if var format = codec.pointee.sample_fmts {
+        if var format = avp_codec_sample_formats(codec) {
             while format.pointee != AV_SAMPLE_FMT_NONE {
                 if let known = SampleFormat(rawFFmpegValue: format.pointee.rawValue) { supported.append(known) }
                 format += 1

@@ -7,7 +7,7 @@ internal import CFFmpeg
 public enum PNGWriter {
     /// The format ffmpeg would convert `source` pictures to for PNG.
     public static func pixelFormat(for source: PixelFormat) throws -> PixelFormat {
-        guard let codec = avcodec_find_encoder(AV_CODEC_ID_PNG), let formats = codec.pointee.pix_fmts else {
+        guard let codec = avcodec_find_encoder(AV_CODEC_ID_PNG), let formats = avp_codec_pixel_formats(codec) else {
             throw AVPipelineError.unsupportedCodec("this FFmpeg build has no PNG encoder")
         }
         let hasAlpha = av_pix_fmt_desc_get(source.avValue).map { $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0 } ?? false
