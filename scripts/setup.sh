@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs everything avpipe needs on Debian 12 (and Ubuntu): the FFmpeg development libraries it
-# links, and the tools its tests use as independent oracles. Idempotent; run as root or via sudo.
+# Installs everything avpipe needs on Debian 12 or 13 (and Ubuntu): the FFmpeg development libraries
+# it links, and the tools its tests use as independent oracles. Idempotent; run as root or via sudo.
+# scripts/compat runs it inside its Debian 13 root too, so this one list serves both systems.
 set -euo pipefail
 
 packages=(
@@ -35,6 +36,8 @@ packages=(
     hyperfine
     time
     valgrind
+    # scripts/compat: makes the Debian 13 root the suite also runs in
+    mmdebstrap
 )
 
 if [[ "$(uname -s)" == "Darwin" ]]; then
