@@ -113,7 +113,11 @@ import TestSupport
         let early = try PictureComparison.referenceFrames(clip, width: 320, height: 180, frames: 600)
         let player = try RunningProcess(Locations.avpipe, ["play", clip], environment: stage.environment)
         let window = try PlayerWindow.find(title: "long.mp4", on: stage.display)
-        try window.awaitPicture()
+        // Paused a second in at least, so that ↓ from there to frame 0 shows a different picture.
+        let deadline = Date().addingTimeInterval(120)
+        while PictureComparison.bestMatch(try window.screenshot(pixelFormat: "gray"), in: early).index < 30 && Date() < deadline {
+            usleep(50_000)
+        }
         try window.press("space")
         let held = try window.settledScreenshot()
         let first = PictureComparison.bestMatch(held, in: early)
