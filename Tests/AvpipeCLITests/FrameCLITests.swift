@@ -32,7 +32,7 @@ import TestSupport
         let folder = TemporaryDirectory()
         let plain = try DemuxMedia.movie(folder.file("plain.mp4"), seconds: 4, size: "320x180", videoArguments: ["-g", "25", "-bf", "2"], audio: false)
         let input = folder.file("in.mp4")
-        try MediaFactory.ffmpeg(["-v", "error", "-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=\(rotation)", input])
+        try MediaFactory.rotated(plain, degrees: rotation, to: input)
         for (time, width) in [("2.5", nil), ("0:01.3", 160 as Int?)] {
             try Self.expectSameAsFFmpeg(input, at: time, width: width, in: folder)
         }

@@ -226,7 +226,7 @@ import TestSupport
         guard let stage = Stage.make(sound: false) else { return }
         let plain = stage.folder.file("plain.mp4"), clip = stage.folder.file("turned.mp4")
         try Self.makeClip(plain, size: "320x180", seconds: 6)
-        try MediaFactory.ffmpeg(["-v", "error", "-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=90", clip])
+        try MediaFactory.rotated(plain, degrees: 90, to: clip)
         let reference = try PictureComparison.referenceFrames(clip, width: 90, height: 160)
         let player = try RunningProcess(Locations.avpipe, ["play", clip, "--no-audio"], environment: stage.environment)
         let window = try PlayerWindow.find(title: "turned.mp4", on: stage.display)

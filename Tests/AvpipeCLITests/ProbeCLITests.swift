@@ -70,7 +70,7 @@ import TestSupport
         let folder = TemporaryDirectory()
         let plain = try DemuxMedia.movie(folder.file("plain.mp4"), seconds: 1, audio: false)
         let tagged = folder.file("rotated.mp4")
-        try MediaFactory.ffmpeg(["-v", "error", "-i", plain, "-c", "copy", "-metadata:s:v", "rotate=90", tagged])
+        try MediaFactory.rotated(plain, degrees: 90, to: tagged)
         let sideData = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries",
                                                       "stream_side_data=rotation", "-of", "csv=p=0", tagged])
         let counterClockwise = Int(sideData.stdoutText.split(whereSeparator: \.isNewline).first.map(String.init) ?? "") ?? 0

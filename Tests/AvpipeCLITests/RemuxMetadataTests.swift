@@ -35,8 +35,7 @@ import TestSupport
             "-metadata", "title=Holiday", "-metadata", "artist=Someone", "-metadata", "date=2026",
             "-metadata:s:v", "language=fra", "-metadata:s:a", "language=eng"])
         // A phone stores a portrait clip as landscape pictures plus a 90° display matrix.
-        try MediaFactory.ffmpeg(["-v", "error", "-i", folder.file("plain.mp4"), "-c", "copy", "-metadata:s:v:0", "rotate=90",
-                                 folder.file("portrait.mp4")])
+        try MediaFactory.rotated(folder.file("plain.mp4"), degrees: 90, to: folder.file("portrait.mp4"))
         try MediaFactory.ffmpeg(["-v", "error", "-i", folder.file("portrait.mp4"), "-c", "copy", folder.file("ffmpeg.mp4")])
         let result = try avpipe(["remux", folder.file("portrait.mp4"), folder.file("ours.mp4")])
         #expect(result.status == 0, "\(result.stderrText)")

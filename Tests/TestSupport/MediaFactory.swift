@@ -22,6 +22,22 @@ public enum MediaFactory {
         return path
     }
 
+    /// Copies `input` (stream copy) to `output` with a display matrix that turns its pictures by
+    /// `degrees`, as a phone's portrait clip has. FFmpeg 5.1 sets it from the `rotate` tag; FFmpeg 7
+    /// ignores that tag and takes `-display_rotation`, which gives the same matrix.
+    public static func rotated(_ input: String, degrees: Int, to output: String, extraArguments: [String] = []) throws {
+        if takesDisplayRotation {
+            try ffmpeg(["-v", "error", "-display_rotation", "\(degrees)", "-i", input, "-c", "copy"] + extraArguments + [output])
+        } else {
+            try ffmpeg(["-v", "error", "-i", input, "-c", "copy", "-metadata:s:v:0", "rotate=\(degrees)"] + extraArguments + [output])
+        }
+    }
+
+    /// Whether this system's ffmpeg has `-display_rotation` (FFmpeg 6 on).
+    static let takesDisplayRotation: Bool = {
+        (try? Subprocess.run("ffmpeg", ["-hide_banner", "-h", "long"]))?.stdoutText.contains("-display_rotation") ?? false
+    }()
+
     /// Runs the ffmpeg CLI and throws with its stderr on failure.
     public static func ffmpeg(_ arguments: [String]) throws {
         let result = try Subprocess.run("ffmpeg", arguments)

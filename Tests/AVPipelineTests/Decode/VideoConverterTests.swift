@@ -9,7 +9,7 @@ import AVPipeline
     static func decoder(_ folder: TemporaryDirectory, rotation: Int) throws -> (Demuxer, String) {
         let plain = try DemuxMedia.movie(folder.file("plain.mp4"), seconds: 1, size: "320x180", audio: false)
         let input = folder.file("in.mp4")
-        try MediaFactory.ffmpeg(["-v", "error", "-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=\(rotation)", input])
+        try MediaFactory.rotated(plain, degrees: rotation, to: input)
         return (try Demuxer(path: input), input)
     }
 
