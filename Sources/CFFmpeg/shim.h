@@ -194,6 +194,17 @@ static inline int avp_frame_field_order(const AVFrame *frame) {
 #endif
 }
 
+/// Gives copied audio whose channels have no order ("2 channels") the default layout for its count,
+/// as the ffmpeg CLI guesses it for every input. FFmpeg 7.1's MP4 muxer cannot describe unordered
+/// channels (PCM in MP4: "unsupported channel layout"), and 5.1's ffmpeg copies the guess too.
+static inline void avp_codecpar_guess_channel_layout(AVCodecParameters *par) {
+    if (par->codec_type == AVMEDIA_TYPE_AUDIO && par->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC && par->ch_layout.nb_channels > 0) {
+        int channels = par->ch_layout.nb_channels;
+        av_channel_layout_uninit(&par->ch_layout);
+        av_channel_layout_default(&par->ch_layout, channels);
+    }
+}
+
 static inline int avp_thread_frame_and_slice(void) { return FF_THREAD_FRAME | FF_THREAD_SLICE; }
 
 /// The H.264 parser of FFmpeg < 6.1 derives the VUI frame rate with the context's ticks_per_frame,

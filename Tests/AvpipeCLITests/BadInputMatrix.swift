@@ -229,10 +229,25 @@ enum BadInputMatrix {
             },
             row("mux Opus → .m4a") { d in ["mux", "--audio", try copy(SampleMedia.opusVP8, to: d, as: "in.mkv"), "--out", d.file("o.m4a")] },
             row("remux Opus → .m4a") { d in ["remux", try copy(SampleMedia.opusVP8, to: d, as: "in.mkv"), d.file("o.m4a")] },
-            row("remux PCM → .mp4") { d in ["remux", try copy(SampleMedia.wav.path, to: d, as: "in.wav"), d.file("o.mp4")] },
-            row("mux PCM → .mp4") { d in ["mux", "--audio", try copy(SampleMedia.wav.path, to: d, as: "in.wav"), "--out", d.file("o.mp4")] },
+            pcmIntoMP4("remux PCM → .mp4") { d in ["remux", try copy(SampleMedia.wav.path, to: d, as: "in.wav"), d.file("o.mp4")] },
+            pcmIntoMP4("mux PCM → .mp4") { d in ["mux", "--audio", try copy(SampleMedia.wav.path, to: d, as: "in.wav"), "--out", d.file("o.mp4")] },
         ]
     }
+
+    /// FFmpeg 5.1's MP4 muxer refuses PCM, 7.1's writes it: this system's ffmpeg copy says which
+    /// avpipe must do (refuse, or write `o.mp4`).
+    static func pcmIntoMP4(_ name: String, _ arguments: @escaping @Sendable (TemporaryDirectory) throws -> [String]) -> MatrixCase {
+        let writes = ffmpegCopiesPCMIntoMP4
+        return MatrixCase(name: "unsupported codec: \(name)",
+                          arrange: { .init(arguments: try arguments($0), outputs: writes ? [$0.file("o.mp4")] : []) },
+                          outcome: .exit(writes ? 0 : unsupported))
+    }
+
+    static let ffmpegCopiesPCMIntoMP4: Bool = {
+        let folder = TemporaryDirectory()
+        guard let wav = try? copy(SampleMedia.wav.path, to: folder, as: "in.wav") else { return false }
+        return (try? Subprocess.run("ffmpeg", ["-v", "error", "-i", wav, "-c", "copy", folder.file("o.mp4")]))?.status == 0
+    }()
 
     // MARK: Option values no run could honour
 

@@ -53,6 +53,7 @@ final class OutputContext {
         let stream = try allocated(avformat_new_stream(pointer, nil))
         try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters.pointer), "avcodec_parameters_copy")
         stream.pointee.codecpar.pointee.codec_tag = 0
+        avp_codecpar_guess_channel_layout(stream.pointee.codecpar)
         stream.pointee.time_base = timeBase.avValue
         return stream
     }
