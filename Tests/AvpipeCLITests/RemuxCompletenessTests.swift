@@ -121,7 +121,11 @@ import TestSupport
         #expect(try Self.packetHashes(mkv, stream: "s:0") == Self.packetHashes(mkvFilm, stream: "s:0"))
         let tracks = try ContainerOracles.mkvmergeTracks(mkv)
         #expect(tracks.map { $0["type"] as? String } == ["video", "audio", "audio", "subtitles"])
-        #expect(try Self.chapters(mkv) == Self.chapters(mkvFilm))
+        // Chapters as ffmpeg's own copy has them: FFmpeg 7.1 writes the AAC priming as negative
+        // times, so both copies move everything, chapters too, by those 23 ms.
+        let theirCopy = folder.file("ffmpeg-copy.mkv")
+        try MediaFactory.ffmpeg(["-v", "error", "-i", mkvFilm, "-map", "0", "-c", "copy", theirCopy])
+        #expect(try Self.chapters(mkv) == Self.chapters(theirCopy))
 
         // The oracle for a conversion: ffmpeg's, asked for explicitly (its plain copy refuses).
         let mp4 = folder.file("copy.mp4"), theirMP4 = folder.file("ffmpeg.mp4")
