@@ -134,10 +134,10 @@ extension TrackInfo {
         let swap = rotation == 90 || rotation == 270
         width = swap ? codedHeight : codedWidth
         height = swap ? codedWidth : codedHeight
-        let average = stream.pointee.avg_frame_rate
-        let real = stream.pointee.r_frame_rate
-        frameRate = !isVideo ? nil : average.num > 0 && average.den > 0 ? Rational(average)
-            : real.num > 0 && real.den > 0 ? Rational(real) : nil
+        // FFmpeg's own guess from the container's and the codec's rates, as the ffmpeg CLI takes it
+        // (FFmpeg 7.1 gives a raw 50 fps HEVC stream an average rate of 25).
+        let guessed = isVideo ? av_guess_frame_rate(nil, UnsafeMutablePointer(mutating: stream), nil) : AVRational(num: 0, den: 1)
+        frameRate = guessed.num > 0 && guessed.den > 0 ? Rational(guessed) : nil
         isCoverArt = (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0
     }
 
