@@ -128,10 +128,11 @@ import TestSupport
         let full = try BadInputMatrix.copy(SampleMedia.bigWAV, to: folder, as: "full.wav")
         let fifo = folder.file("pipe.wav")
         #expect(mkfifo(fifo, 0o600) == 0)
-        // The writer sends 2 s of the WAV (enough for the encode to start its output), then stalls.
+        // The writer sends 7 s of the WAV (enough for the encode to start its output: FFmpeg 7.1 reads
+        // 5 s of a piped WAV before it says what the stream holds, 5.1 less), then stalls.
         let writer = Process()
         writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "{ head -c \(encoding ? 400_000 : 0) '\(full)'; exec sleep 60; } > '\(fifo)'"]
+        writer.arguments = ["-c", "{ head -c \(encoding ? 1_200_000 : 0) '\(full)'; exec sleep 60; } > '\(fifo)'"]
         try writer.run()
         defer { writer.terminate(); writer.waitUntilExit() }
 
@@ -148,7 +149,7 @@ import TestSupport
             temporary = isWritingOutput(pid: process.processIdentifier, in: folder.path)
         }
         if encoding { try #require(temporary, "the encode never started its output: \(folder.contents())") }
-        usleep(300_000)  // by now the 2 s are consumed and the read is blocked
+        usleep(300_000)  // by now the 7 s are consumed and the read is blocked
         #expect(process.isRunning)
         let sent = ContinuousClock.now
         kill(process.processIdentifier, signal)
