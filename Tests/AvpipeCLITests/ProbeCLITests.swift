@@ -136,7 +136,10 @@ import TestSupport
         if Locations.corpusAvailable { inputs.append(Locations.corpusFile("androidx__sample_fragmented.mp4")) }
         for input in inputs {
             let bogus = try #require(Probe.run(input).duration)
-            #expect(bogus > 3600, "ffprobe takes the header at its word: \(bogus) s")
+            // FFmpeg 5.1 takes the header at its word; 7.1 ignores it and counts the fragments it
+            // read while probing, which may end short of the last one.
+            let content0 = try Self.contentEnd(input)
+            #expect(bogus > 3600 || bogus <= content0 + 0.001, "ffprobe: \(bogus) s")
             let json = try Self.probeJSON(input)
             let duration = json["duration"] as? Double ?? -1
             let content = try Self.contentEnd(input) - (Double(try Probe.run(input).format["start_time"] as? String ?? "0") ?? 0)

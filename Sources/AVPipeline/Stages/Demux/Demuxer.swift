@@ -86,7 +86,7 @@ public final class Demuxer: Sendable {
         let context = try InputContext(source: source, policy: options.inputPolicy, interrupt: interrupt,
                                        seeksOverSkippedData: file)
         let described = MediaInfo(context: context)
-        info = context.canSeek && FragmentedDuration.isUnknown(described)
+        info = context.canSeek && FragmentedDuration.isFragmented(described)
             ? FragmentedDuration.measured(described, source: source, policy: options.inputPolicy) : described
         coverArt = (0..<context.streamCount).lazy.compactMap { CoverArt(stream: context.stream($0)) }.first
         parameters = try (0..<context.streamCount).map { index throws(AVPipelineError) in
