@@ -128,6 +128,9 @@ public final class DeviceCapture: SampleSource {
             input.start(into: ring)
         }
         var waited = 0.0
+        // One frame for this chunk, kept across the waits for it (a new one only if the wanted
+        // count changes as `duration` nears its end).
+        var chunk: (frame: Frame, frames: Int)?
         while true {
             if Task.isCancelled || control.stopRequested.load(ordering: .acquiring) { finishCapture() }
             let wanted = framesWanted
@@ -136,7 +139,8 @@ public final class DeviceCapture: SampleSource {
                 ended = true
                 return nil
             }
-            let frame = try buffers.frame(frameCount: wanted)
+            if chunk?.frames != wanted { chunk = (try buffers.frame(frameCount: wanted), wanted) }
+            let frame = chunk!.frame
             switch ring.read(frames: wanted, into: frame.pointer.pointee.extended_data[0]!) {
             case .audio(let first, let count):
                 frame.pointer.pointee.nb_samples = Int32(count)
