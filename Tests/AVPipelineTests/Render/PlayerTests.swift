@@ -19,11 +19,7 @@ import TestSupport
         try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=4",
                                  "-c:v", "libx264", "-pix_fmt", "yuv420p", clip])
         // SDL connects to the display while the window opens; the rest of the suite must not see it.
-        let previous = getenv("DISPLAY").map { String(cString: $0) }
-        setenv("DISPLAY", server.display, 1)
-        let opened = Result { try Player(path: clip, options: .init(playsAudio: false)) }
-        if let previous { setenv("DISPLAY", previous, 1) } else { unsetenv("DISPLAY") }
-        let player = try opened.get()
+        let player = try Self.withEnvironment(["DISPLAY": server.display]) { try Player(path: clip, options: .init(playsAudio: false)) }
         #expect(player.showsVideo && !player.playsAudio)
         let began = Date()
         let steering = Task {
@@ -68,11 +64,9 @@ import TestSupport
         try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=2",
                                  "-c:v", "libx264", "-pix_fmt", "yuv444p", clip])  // 4:4:4: converted for SDL
         let pictures = try Demuxer(path: clip).videoTrack().decodeVideo()
-        let previous = getenv("DISPLAY").map { String(cString: $0) }
-        setenv("DISPLAY", server.display, 1)
-        let opened = Result { try VideoRenderer(upstream: pictures, options: .init(title: "pictures")) }
-        if let previous { setenv("DISPLAY", previous, 1) } else { unsetenv("DISPLAY") }
-        let renderer = try opened.get()
+        let renderer = try Self.withEnvironment(["DISPLAY": server.display]) {
+            try VideoRenderer(upstream: pictures, options: .init(title: "pictures"))
+        }
         let began = Date()
         let statistics = try await renderer.run()
         #expect(Date().timeIntervalSince(began) > 1.9, "paced by the pictures' times")
