@@ -97,6 +97,7 @@ VOID_TRAMPOLINE(SDL_RenderPresent, (void *renderer), (renderer))
 TRAMPOLINE(void *, SDL_CreateTexture, (void *renderer, uint32_t format, int access, int w, int h),
            (renderer, format, access, w, h), NULL)
 VOID_TRAMPOLINE(SDL_DestroyTexture, (void *texture), (texture))
+TRAMPOLINE(int, SDL_SetTextureScaleMode, (void *texture, int mode), (texture, mode), -1)
 TRAMPOLINE(int, SDL_UpdateTexture, (void *texture, const void *rect, const void *pixels, int pitch),
            (texture, rect, pixels, pitch), -1)
 TRAMPOLINE(int, SDL_UpdateYUVTexture,

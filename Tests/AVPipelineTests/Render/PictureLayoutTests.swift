@@ -42,4 +42,19 @@ import Testing
         #expect(PictureLayout.sdlAngle(rotation: 0, mirrored: true) == 0)
         #expect(PictureLayout.sdlAngle(rotation: 180, mirrored: true) == 180)
     }
+
+    /// Only a picture drawn unscaled, upright or upside down, skips filtering.
+    @Test func onlyAnUnscaledUprightDrawIsPixelForPixel() {
+        let hd = Self.format(1280, 720)
+        #expect(PictureLayout(format: hd, windowWidth: 1280, windowHeight: 720).isPixelForPixel(format: hd))
+        #expect(PictureLayout(format: hd, windowWidth: 1280, windowHeight: 1000).isPixelForPixel(format: hd))  // letterboxed
+        #expect(!PictureLayout(format: hd, windowWidth: 1281, windowHeight: 721).isPixelForPixel(format: hd))
+        #expect(!PictureLayout(format: hd, windowWidth: 640, windowHeight: 360).isPixelForPixel(format: hd))
+        let upsideDown = Self.format(1280, 720, rotation: 180)
+        #expect(PictureLayout(format: upsideDown, windowWidth: 1280, windowHeight: 720).isPixelForPixel(format: upsideDown))
+        let turned = Self.format(1280, 720, rotation: 90)
+        #expect(!PictureLayout(format: turned, windowWidth: 720, windowHeight: 1280).isPixelForPixel(format: turned))
+        let anamorphic = Self.format(720, 576, sar: Rational(16, 15))
+        #expect(!PictureLayout(format: anamorphic, windowWidth: 768, windowHeight: 576).isPixelForPixel(format: anamorphic))
+    }
 }

@@ -31,6 +31,13 @@ struct PictureLayout: Equatable, Sendable {
         }
     }
 
+    /// Whether the stored picture is drawn unscaled on whole pixels, upright or upside down: then
+    /// each window pixel is one picture pixel and no filtering is needed. (At 90° or 270° a box
+    /// whose sides differ in parity is turned about a half-pixel centre, so those filter.)
+    func isPixelForPixel(format: VideoFormat) -> Bool {
+        (format.rotation == 0 || format.rotation == 180) && drawBox.width == format.width && drawBox.height == format.height
+    }
+
     /// The picture's size as shown: the stored size stretched by the pixel aspect ratio (in width,
     /// as players do), then turned.
     static func displaySize(of format: VideoFormat) -> (width: Int, height: Int) {
