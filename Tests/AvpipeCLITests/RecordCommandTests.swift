@@ -2,10 +2,13 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `avpipe record` from a real capture device: a private PulseAudio server whose sine source
-/// (`module-sine-source`, 440 Hz) stands in for a microphone. It delivers in 2 s blocks, so every
-/// recording also proves the ring takes a burst whole. Checked from outside: ffmpeg's decode of
-/// the file, faad and GStreamer as independent readers. Skipped with a notice without PulseAudio.
+/// `avpipe record` from a real capture device: a private PulseAudio server whose tone source
+/// (440 Hz, `PulseAudioServer.start(toneSource:)`) stands in for a microphone, paced by the
+/// server's clock in small blocks. A burst (a device that delivers seconds at once, or a recorder
+/// that was held up) is made by stopping avpipe (SIGSTOP) for 2 s: the server keeps what the
+/// device captured meanwhile and hands it over at once when avpipe continues. Checked from
+/// outside: ffmpeg's decode of the file, faad and GStreamer as independent readers. Skipped with
+/// a notice without PulseAudio.
 @Suite(.serialized) struct RecordCommandTests {
     static let frequency = 440.0
 
@@ -44,16 +47,29 @@ import TestSupport
         return (frequency, worst)
     }
 
-    /// For each format: the file holds the device's tone, continuous, for exactly --duration.
+    /// Holds a running recorder up for `seconds` once its file holds a written fragment (an M4A's
+    /// first second), so that the device's audio of those seconds reaches it in one burst.
+    static func holdUp(_ recorder: RunningProcess, writing output: String, for seconds: Double) {
+        let deadline = Date().addingTimeInterval(15)
+        while fileSize(output) < 10_000 && recorder.isRunning && Date() < deadline { usleep(50_000) }
+        kill(recorder.identifier, SIGSTOP)
+        usleep(UInt32(seconds * 1_000_000))
+        kill(recorder.identifier, SIGCONT)
+    }
+
+    /// For each format: the file holds the device's tone, continuous, for exactly --duration. The
+    /// M4A recording is held up for 2 s on the way: the ring (4 s) takes that burst whole.
     @Test(arguments: [("m4a", 10.0), ("aac", 4.0), ("wav", 4.0), ("ts", 4.0), ("m3u8", 4.0)])
     func recordsTheDevicesToneWhole(format: String, seconds: Double) throws {
         guard let server = Self.server() else { return }
         let folder = TemporaryDirectory()
         let output = folder.file("live.\(format)")
-        let result = try Subprocess.run(Locations.avpipe, ["record", "--out", output, "--duration", "\(seconds)",
-                                                           "--device", PulseAudioServer.toneSourceName], environment: server.environment)
+        let recorder = try RunningProcess(Locations.avpipe, ["record", "--out", output, "--duration", "\(seconds)",
+                                                             "--device", PulseAudioServer.toneSourceName], environment: server.environment)
+        if format == "m4a" { Self.holdUp(recorder, writing: output, for: 2) }
+        let result = try #require(recorder.finish(within: seconds + 30), "the recording ends after --duration")
         #expect(result.status == 0, "\(result.stderrText)")
-        #expect(!result.stderrText.contains("overrun"), "a 2 s block fits the ring: \(result.stderrText)")
+        #expect(!result.stderrText.contains("overrun"), "a 2 s burst fits the ring: \(result.stderrText)")
         let samples = try Self.decoded(output)
         let recorded = Double(samples.count) / 48_000
         // ADTS (also inside TS and HLS's TS segments) has no place for the encoder's priming and
@@ -97,7 +113,7 @@ import TestSupport
         let output = folder.file("killed.\(format)")
         let recorder = try RunningProcess(Locations.avpipe, ["record", "--out", output, "--device", PulseAudioServer.toneSourceName],
                                           environment: server.environment)
-        // The source's first 2 s block arrives after 2 s; wait for the second one to be written.
+        // Wait for a few seconds of audio to be written.
         let deadline = Date().addingTimeInterval(15)
         while fileSize(output) < (format == "wav" ? 500_000 : 30_000) && Date() < deadline { usleep(100_000) }
         usleep(300_000)
@@ -125,8 +141,9 @@ import TestSupport
         let folder = TemporaryDirectory()
         let output = folder.file("stopped.\(format)")
         let recorder = try RunningProcess(Locations.avpipe, ["record", "--out", output], environment: server.environment)
+        // Over a second written: a WAV's 250 kB (192 kB/s), an M4A's 100 kB (several seconds).
         let deadline = Date().addingTimeInterval(15)
-        while fileSize(output) < 100_000 && Date() < deadline { usleep(100_000) }
+        while fileSize(output) < (format == "wav" ? 250_000 : 100_000) && Date() < deadline { usleep(100_000) }
         kill(recorder.identifier, signal)
         let result = try #require(recorder.finish(within: 5), "the signal ends the recording")
         #expect(result.status == 128 + signal, "\(result.stderrText)")
@@ -157,13 +174,15 @@ import TestSupport
         #expect(screen.contains("overruns 0"), "\(screen)")
     }
 
-    /// A ring too small for the device's 2 s blocks: the loss is reported, and the file is valid.
+    /// A ring too small for a 2 s burst: the loss is reported, and the file is valid.
     @Test func overrunsAreReportedAndTheFileStaysValid() throws {
         guard let server = Self.server() else { return }
         let folder = TemporaryDirectory()
         let output = folder.file("lossy.m4a")
-        let result = try Subprocess.run(Locations.avpipe, ["record", "--out", output, "--duration", "4", "--buffer", "0.5"],
-                                        environment: server.environment)
+        let recorder = try RunningProcess(Locations.avpipe, ["record", "--out", output, "--duration", "4", "--buffer", "0.5"],
+                                          environment: server.environment)
+        Self.holdUp(recorder, writing: output, for: 2)
+        let result = try #require(recorder.finish(within: 30), "the recording ends after --duration")
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stderrText.contains("overrun"), "the loss is reported: \(result.stderrText)")
         let probe = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", output])

@@ -19,10 +19,21 @@ public final class PulseAudioServer: @unchecked Sendable {
     /// The capture device `start(toneSource:)` adds, as SDL names it (its description).
     public static let toneSourceName = "avpipe_test_tone"
 
+    /// The null sink the tone is played into, under `toneSourceName`'s capture device.
+    public static let toneSinkName = "avpipe_tone_sink"
+
     /// Starts the daemon, or returns nil (with the reason) where PulseAudio cannot start.
-    /// `toneSource`: also a capture device (`module-sine-source`, mono float at 48 kHz) that
-    /// produces a sine of that frequency, delivered in 2 s blocks. (The null sink stays: SDL 2.26
-    /// crashes on a server without any sink.)
+    /// `toneSource`: also a capture device, the default one, that produces a sine of that
+    /// frequency (mono float at 48 kHz, half of full scale): `module-sine` plays it into a null
+    /// sink of that format, and `module-remap-source` offers the sink's monitor as a microphone
+    /// (SDL lists no monitors). The server's clock paces it, and it delivers in the blocks its
+    /// reader asks for (SDL: ~21 ms), as a sound card does. Not `module-sine-source`: it posts
+    /// 2 s blocks, on which SDL 2.28+'s threaded PulseAudio code stalls. While a device is paused
+    /// (from its opening until it is started), SDL's capture thread flushes what is readable, and
+    /// `PULSEAUDIO_FlushCapture` waits for a new server event before dropping each fragment of
+    /// what it counted at the start; with 2 s between events, the thread stays in that loop after
+    /// the device is started (SDL 2.32: no audio for 5 s in most runs). SDL 2.26 flushes without
+    /// waiting. The first null sink stays the default sink (SDL 2.26 crashes on a server without any sink).
     public static func start(sampleRate: Int = 44_100, channels: Int = 2, toneSource: Int? = nil) -> (server: PulseAudioServer?, reason: String?) {
         guard Subprocess.isAvailable("pulseaudio"), Subprocess.isAvailable("parec") else {
             return (nil, "pulseaudio/parec are not installed (scripts/setup.sh installs them)")
@@ -32,13 +43,21 @@ public final class PulseAudioServer: @unchecked Sendable {
         let arguments = ["-D", "-n", "--system=false", "--exit-idle-time=-1", "--daemonize=yes", "--use-pid-file=yes",
                          "--load=module-native-protocol-unix auth-anonymous=1",
                          "--load=module-null-sink sink_name=\(server.sinkName) rate=\(sampleRate) channels=\(channels)"]
-            + (toneSource.map { ["--load=module-sine-source source_name=\(toneSourceName) rate=48000 frequency=\($0) source_properties=device.description=\(toneSourceName)"] } ?? [])
+            + (toneSource.map { frequency in
+                ["--load=module-null-sink sink_name=\(toneSinkName) rate=48000 channels=1 format=float32le sink_properties=device.description=\(toneSinkName)",
+                 "--load=module-sine sink=\(toneSinkName) frequency=\(frequency)",
+                 "--load=module-remap-source source_name=\(toneSourceName) master=\(toneSinkName).monitor source_properties=device.description=\(toneSourceName)"]
+            } ?? [])
         do {
             let result = try Subprocess.run("pulseaudio", arguments, environment: server.environment)
             guard result.status == 0 else { return (nil, "pulseaudio did not start: \(result.stderrText)") }
             let info = try Subprocess.run("pactl", ["list", "short", "sinks"], environment: server.environment)
             guard info.status == 0, info.stdoutText.contains(server.sinkName) else {
                 return (nil, "pulseaudio started but its null sink is missing: \(info.stderrText)")
+            }
+            if toneSource != nil {
+                let chosen = try Subprocess.run("pactl", ["set-default-source", toneSourceName], environment: server.environment)
+                guard chosen.status == 0 else { return (nil, "pulseaudio started but its tone source is missing: \(chosen.stderrText)") }
             }
         } catch {
             return (nil, "pulseaudio could not be run: \(error)")
