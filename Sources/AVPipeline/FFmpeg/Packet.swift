@@ -6,10 +6,17 @@ final class Packet {
     let pointer: UnsafeMutablePointer<AVPacket>
 
     init() throws(AVPipelineError) {
-        pointer = try allocated(av_packet_alloc())
+        if let blank = PacketShelf.take() {
+            pointer = blank
+        } else {
+            pointer = try allocated(av_packet_alloc())
+        }
     }
 
     deinit {
+        // Blank again (as av_packet_alloc makes it), then kept for the next packet if there is room.
+        av_packet_unref(pointer)
+        guard !PacketShelf.put(pointer) else { return }
         var owned: UnsafeMutablePointer<AVPacket>? = pointer
         av_packet_free(&owned)
     }
