@@ -17,19 +17,33 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
         /// Output sample rate; nil keeps the input's rate when AAC supports it, else the nearest rate it does.
         public var sampleRate: Int? = nil
 
-        public init(bitrate: Int? = nil, sampleRate: Int? = nil) {
+        /// Constant quality instead of a bit rate (ffmpeg's `-q:a`, 0.1–10; about 1 is near 128 kb/s
+        /// stereo): the encoder's lambda is fixed, so a parallel encode decodes to the same samples
+        /// as the sequential one. Not together with `bitrate`.
+        public var quality: Double? = nil
+        /// Segments encoded at once on worker threads (1: one encoder, as ffmpeg does). See `ParallelEncoding`.
+        public var parallel: ParallelEncoding = .init()
+
+        public init(bitrate: Int? = nil, sampleRate: Int? = nil, quality: Double? = nil, parallel: ParallelEncoding = .init()) {
             self.bitrate = bitrate
             self.sampleRate = sampleRate
+            self.quality = quality
+            self.parallel = parallel
         }
     }
 
     public let outputFormat: EncodedAudioFormat
     /// The PCM format the encoder consumes after conversion (planar float).
-    public var encoderInputFormat: AudioFormat { core.encoderInputFormat }
-    /// The bit rate the encoder was set to: the one asked for, or the most AAC-LC carries when less.
+    public let encoderInputFormat: AudioFormat
+    /// The bit rate the encoder was set to: the one asked for, or the most AAC-LC carries when less;
+    /// 0 in constant-quality mode.
     public let bitrate: Int
 
-    private let core: EncoderCore<Upstream>
+    private enum Core {
+        case sequential(EncoderCore<Upstream>)
+        case parallel(ParallelEncoderCore<Upstream>)
+    }
+    private let core: Core
 
     public init(upstream: Upstream, options: Options = Options()) throws {
         let input = upstream.outputFormat
@@ -38,29 +52,80 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
         }
         let rate = try Self.chooseSampleRate(requested: options.sampleRate, input: input.sampleRate, codec: codec)
         let layout = try EncoderCapabilities.layout(for: input.channelLayout, codec: codec, name: "AAC")
-        let bitrate = try Self.bitrate(options.bitrate, sampleRate: rate, channels: layout.channelCount)
+        if options.quality != nil, options.bitrate != nil {
+            throw AVPipelineError.invalidOption(name: "quality", value: "\(options.quality!)", reason: "give a bit rate or a quality, not both")
+        }
+        if let quality = options.quality, !(quality > 0 && quality <= 10) {
+            throw AVPipelineError.invalidOption(name: "quality", value: "\(quality)", reason: "must be above 0 and at most 10")
+        }
+        let bitrate = options.quality == nil ? try Self.bitrate(options.bitrate, sampleRate: rate, channels: layout.channelCount) : 0
         self.bitrate = bitrate
-        let encoderInputFormat = AudioFormat(sampleFormat: .fltp, sampleRate: rate, channelLayout: layout)
+        let format = AudioFormat(sampleFormat: .fltp, sampleRate: rate, channelLayout: layout)
+        encoderInputFormat = format
+        let plan = try Self.plan(options)
+        let quality = options.quality
+        func makeEncoder() throws -> CodecContext {
+            try Self.openEncoder(codec: codec, format: format, bitrate: bitrate, quality: quality)
+        }
+        let first = try makeEncoder()
+        outputFormat = EncodedAudioFormat(parameters: try CodecParameters(from: first.pointer), timeBase: format.sampleTimeBase)
+        if let plan {
+            core = .parallel(try ParallelEncoderCore(upstream: upstream, first: first, encoderInputFormat: format, plan: plan,
+                                                     jobs: options.parallel.jobs, makeEncoder: makeEncoder))
+        } else {
+            core = .sequential(try EncoderCore(upstream: upstream, encoder: first, encoderInputFormat: format))
+        }
+    }
 
+    /// The segment plan of a parallel encode; nil for one job.
+    private static func plan(_ options: Options) throws -> SegmentPlan? {
+        let p = options.parallel
+        guard p.jobs >= 1 else { throw AVPipelineError.invalidOption(name: "jobs", value: "\(p.jobs)", reason: "must be at least 1") }
+        guard p.segmentFrames >= 1 else {
+            throw AVPipelineError.invalidOption(name: "segment frames", value: "\(p.segmentFrames)", reason: "must be at least 1")
+        }
+        let preRoll = p.preRoll ?? ParallelEncoding.defaultPreRoll(quality: options.quality != nil)
+        // Without pre-roll the overlap-add at the cut breaks; a segment also needs one frame to
+        // give the flush packet when the input ends exactly at its start.
+        guard preRoll >= 1 else { throw AVPipelineError.invalidOption(name: "pre-roll", value: "\(preRoll)", reason: "must be at least 1 frame") }
+        guard p.postRoll >= 0 else { throw AVPipelineError.invalidOption(name: "post-roll", value: "\(p.postRoll)", reason: "must not be negative") }
+        let warmUp = p.warmUp ?? ParallelEncoding.defaultWarmUp(quality: options.quality != nil)
+        guard warmUp >= 0 else { throw AVPipelineError.invalidOption(name: "warm-up", value: "\(warmUp)", reason: "must not be negative") }
+        return p.jobs == 1 ? nil : SegmentPlan(segmentFrames: p.segmentFrames, preRoll: preRoll, postRoll: p.postRoll, warmUp: warmUp,
+                                           continuesEncoders: options.quality == nil)
+    }
+
+    /// One open encoder with the stream's settings (a parallel encode opens one per job, or per
+    /// segment in constant-quality mode, all alike).
+    private static func openEncoder(codec: UnsafePointer<AVCodec>, format: AudioFormat, bitrate: Int, quality: Double?) throws -> CodecContext {
         let encoder = try CodecContext(codec: codec)
         let context = encoder.pointer
         context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-        context.pointee.sample_rate = Int32(rate)
-        context.pointee.bit_rate = Int64(bitrate)
+        context.pointee.sample_rate = Int32(format.sampleRate)
+        if let quality {
+            // What ffmpeg's -q:a sets: a fixed lambda of quality × FF_QP2LAMBDA.
+            context.pointee.flags |= Int32(AV_CODEC_FLAG_QSCALE)
+            context.pointee.global_quality = Int32((quality * Double(FF_QP2LAMBDA)).rounded())
+        } else {
+            context.pointee.bit_rate = Int64(bitrate)
+        }
         context.pointee.profile = avp_profile_aac_low()
-        context.pointee.time_base = AVRational(num: 1, den: Int32(rate))
+        context.pointee.time_base = AVRational(num: 1, den: Int32(format.sampleRate))
         context.pointee.flags |= avp_codec_flag_global_header()
-        try layout.withAVChannelLayout { l throws(AVPipelineError) in
+        try format.channelLayout.withAVChannelLayout { l throws(AVPipelineError) in
             try check(av_channel_layout_copy(&context.pointee.ch_layout, l), "av_channel_layout_copy")
         }
         try encoder.open()
-        outputFormat = EncodedAudioFormat(parameters: try CodecParameters(from: context),
-                                          timeBase: encoderInputFormat.sampleTimeBase)
-        core = try EncoderCore(upstream: upstream, encoder: encoder, encoderInputFormat: encoderInputFormat)
+        return encoder
     }
 
     public func next() async throws -> EncodedAudioPacket<AAC>? {
-        try await core.next().map { EncodedAudioPacket(packet: $0, format: outputFormat) }
+        let packet: Packet?
+        switch core {
+        case .sequential(let core): packet = try await core.next()
+        case .parallel(let core): packet = try await core.next()
+        }
+        return packet.map { EncodedAudioPacket(packet: $0, format: outputFormat) }
     }
 
     // MARK: - Choosing what the encoder is set to

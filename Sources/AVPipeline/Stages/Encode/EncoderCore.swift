@@ -1,34 +1,27 @@
 internal import CFFmpeg
 
-/// The pull loop every audio encoder shares: PCM from upstream, converted by libswresample to the
-/// encoder's format when it differs, re-chunked by an `AVAudioFifo` to the encoder's fixed frame
-/// size (any size for encoders that take any), stamped in samples, and flushed at end of stream
-/// (the partial last frame, then the encoder's delayed packets).
+/// The pull loop every audio encoder shares: frames from a `PCMFramer` (converted, re-chunked to
+/// the encoder's frame size, stamped in samples) into one encoder, flushed at end of stream (the
+/// partial last frame, then the encoder's delayed packets).
 final class EncoderCore<Upstream: SampleSource> where Upstream.Buffer == PCMBuffer {
     let encoder: CodecContext
     let encoderInputFormat: AudioFormat
-    private let upstream: Upstream
-    private let resampler: Resampler?
-    private let fifo: AudioFIFO
-    /// Samples per frame the encoder takes; for encoders that take any size, a convenient chunk.
-    private let frameSize: Int
-    private var converted: Frame?
+    private let framer: PCMFramer<Upstream>
     private var pending: Packet?
-    private var nextPTS: Int64?
-    private var upstreamEnded = false
     private var flushSent = false
 
     /// `encoder` is open and set to `encoderInputFormat`.
     init(upstream: Upstream, encoder: CodecContext, encoderInputFormat: AudioFormat) throws {
-        self.upstream = upstream
         self.encoder = encoder
         self.encoderInputFormat = encoderInputFormat
+        framer = try PCMFramer(upstream: upstream, format: encoderInputFormat, frameSize: Self.frameSize(of: encoder))
+    }
+
+    /// Samples per frame the encoder takes; for encoders that take any size, a convenient chunk.
+    static func frameSize(of encoder: CodecContext) -> Int {
         let size = Int(encoder.pointer.pointee.frame_size)
         let variable = (encoder.pointer.pointee.codec.pointee.capabilities & avp_codec_cap_variable_frame_size()) != 0
-        frameSize = size > 0 && !variable ? size : 4096
-        let input = upstream.outputFormat
-        resampler = input == encoderInputFormat ? nil : try Resampler(from: input, to: encoderInputFormat)
-        fifo = try AudioFIFO(format: encoderInputFormat, initialCapacity: frameSize * 4)
+        return size > 0 && !variable ? size : 4096
     }
 
     /// The next encoded packet, or nil at the end.
@@ -45,62 +38,17 @@ final class EncoderCore<Upstream: SampleSource> where Upstream.Buffer == PCMBuff
             case .needsInput:
                 pending = packet
             }
-            if fifo.count >= frameSize || (upstreamEnded && fifo.count > 0) {
-                try sendFrame()
-            } else if upstreamEnded {
-                guard !flushSent else { continue }
+            guard !flushSent else { continue }
+            if let frame = try await framer.next() {
+                guard try encoder.send(frame: frame.pointer) == .accepted else {
+                    throw AVPipelineError.ffmpeg(call: "avcodec_send_frame", code: averrorEAGAIN,
+                                                 message: "encoder refused input while it had no output")
+                }
+            } else {
                 flushSent = true
                 _ = try encoder.send(frame: nil)
-            } else if let pcm = try await upstream.next() {
-                try push(pcm)
-            } else {
-                upstreamEnded = true
-                try flushResampler()
             }
         }
-    }
-
-    private func push(_ pcm: PCMBuffer) throws {
-        guard pcm.format == upstream.outputFormat else {
-            throw AVPipelineError.unsupportedSampleFormat("input changed format mid-stream (\(upstream.outputFormat) → \(pcm.format))")
-        }
-        if nextPTS == nil {
-            nextPTS = pcm.presentationTime?.converted(to: encoderInputFormat.sampleTimeBase).value ?? 0
-        }
-        guard let resampler else {
-            try fifo.write(pcm.frame.pointer)
-            return
-        }
-        let out = try scratch(capacity: resampler.maximumOutput(forInput: pcm.frameCount))
-        let written = try resampler.convert(pcm.frame.pointer, into: out.pointer, capacity: out.sampleCount)
-        try fifo.write(out.pointer, frameCount: written)
-    }
-
-    private func flushResampler() throws(AVPipelineError) {
-        guard let resampler else { return }
-        let capacity = resampler.maximumOutput(forInput: 0)
-        guard capacity > 0 else { return }
-        let out = try scratch(capacity: capacity)
-        let written = try resampler.convert(nil, into: out.pointer, capacity: out.sampleCount)
-        try fifo.write(out.pointer, frameCount: written)
-    }
-
-    private func sendFrame() throws(AVPipelineError) {
-        let frame = try fifo.read(maximum: frameSize)
-        let pts = nextPTS ?? 0
-        frame.pointer.pointee.pts = pts
-        nextPTS = pts + Int64(frame.sampleCount)
-        guard try encoder.send(frame: frame.pointer) == .accepted else {
-            throw .ffmpeg(call: "avcodec_send_frame", code: averrorEAGAIN, message: "encoder refused input while it had no output")
-        }
-    }
-
-    /// A reusable conversion buffer holding at least `capacity` frames.
-    private func scratch(capacity: Int) throws(AVPipelineError) -> Frame {
-        if let converted, converted.sampleCount >= capacity { return converted }
-        let frame = try Frame(audio: encoderInputFormat, frameCount: Swift.max(capacity, frameSize))
-        converted = frame
-        return frame
     }
 }
 
