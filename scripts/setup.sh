@@ -21,6 +21,7 @@ packages=(
     gstreamer1.0-plugins-good
     gstreamer1.0-plugins-bad
     atomicparsley
+    espeak-ng       # speech for the parallel-encode seam tests
     mkvtoolnix
     # the real audio-device test
     pulseaudio

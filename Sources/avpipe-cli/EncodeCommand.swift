@@ -59,6 +59,24 @@ struct Encode: AsyncParsableCommand {
     @Flag(help: "Do not carry the input's tags and cover art into the output.")
     var noMetadata = false
 
+    @Option(help: ArgumentHelp("Encoders running at once on segments of the input (default: one per 30 s of input, up to the core count, from 60 s on; 1: the sequential encode, byte for byte ffmpeg's).", valueName: "n"))
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("Constant quality instead of a bit rate, as ffmpeg's -q:a (0.1–10; about 1 ≈ 128 kb/s stereo); a parallel encode then decodes to the same samples as --jobs 1.", valueName: "q"))
+    var quality: Double?
+
+    @Option(help: ArgumentHelp("Parallel encode: frames of 1024 samples per segment (default: \(ParallelEncoding.defaultSegmentFrames)).", valueName: "n"))
+    var segmentFrames: Int?
+
+    @Option(help: ArgumentHelp("Parallel encode: frames each segment's encoder is fed before its segment (default: \(ParallelEncoding.defaultPreRoll(quality: false)), \(ParallelEncoding.defaultPreRoll(quality: true)) with --quality).", valueName: "n"))
+    var preRoll: Int?
+
+    @Option(help: ArgumentHelp("Parallel encode: frames each segment's encoder is fed after its segment (default: \(ParallelEncoding.defaultPostRoll)).", valueName: "n"))
+    var postRoll: Int?
+
+    @Option(help: ArgumentHelp("Parallel encode: frames each new encoder after the first encodes and discards before its first segment, so its rate control has settled (default: \(ParallelEncoding.defaultWarmUp(quality: false)), \(ParallelEncoding.defaultWarmUp(quality: true)) with --quality).", valueName: "n"))
+    var warmUp: Int?
+
     @Option(help: "Sample frames per captured chunk.")
     var chunkFrames: Int = 1024
 
@@ -97,6 +115,14 @@ struct Encode: AsyncParsableCommand {
         if let rate, !(1...768_000).contains(rate) { throw ValidationError("--rate must be between 1 and 768000 (got \(rate))") }
         if let channels, !(1...8).contains(channels) { throw ValidationError("--channels must be between 1 and 8 (got \(channels))") }
         if let audioTrack, audioTrack < 0 { throw ValidationError("--audio-track counts from 0 (got \(audioTrack))") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1 (got \(jobs))") }
+        if let jobs, jobs > 1, realtime { throw ValidationError("--jobs applies to file encodes, not --realtime (a paced capture)") }
+        if let quality, !(quality > 0 && quality <= 10) { throw ValidationError("--quality must be above 0 and at most 10 (got \(quality))") }
+        if quality != nil, bitrate != nil { throw ValidationError("give --bitrate or --quality, not both") }
+        if let segmentFrames, segmentFrames < 1 { throw ValidationError("--segment-frames must be at least 1 (got \(segmentFrames))") }
+        if let preRoll, preRoll < 1 { throw ValidationError("--pre-roll must be at least 1 (got \(preRoll))") }
+        if let warmUp, warmUp < 0 { throw ValidationError("--warm-up must not be negative (got \(warmUp))") }
+        if let postRoll, postRoll < 0 { throw ValidationError("--post-roll must not be negative (got \(postRoll))") }
         guard chunkFrames > 0 else { throw ValidationError("--chunk-frames must be positive (got \(chunkFrames))") }
         for tag in metadata where !tag.contains("=") || tag.hasPrefix("=") {
             throw ValidationError("--metadata takes key=value (got '\(tag)')")
@@ -117,7 +143,9 @@ struct Encode: AsyncParsableCommand {
 
     func run() async throws {
         let (input, output, container, overwrite) = (input, output, container!, outputOptions.overwrite)
-        let encoding = AACEncoder<FileCapture>.Options(bitrate: bitrate?.bitsPerSecond, sampleRate: rate)
+        let parallel = ParallelEncoding(jobs: jobs ?? (realtime ? 1 : 0), segmentFrames: segmentFrames ?? ParallelEncoding.defaultSegmentFrames,
+                                        preRoll: preRoll, postRoll: postRoll ?? ParallelEncoding.defaultPostRoll, warmUp: warmUp)
+        let encoding = AACEncoder<FileCapture>.Options(bitrate: bitrate?.bitsPerSecond, sampleRate: rate, quality: quality, parallel: parallel)
         let captureOptions = FileCapture.Options(chunkFrames: chunkFrames, realtime: realtime,
                                                  inputPolicy: inputOptions.policy, strict: inputOptions.strict)
         let sourceOptions = AudioFileSource.Options(track: audioTrack, start: start?.time, duration: duration?.time,
@@ -200,7 +228,10 @@ struct EncodeJob: Sendable {
     }
 
     private func encode<PCM: SampleSource>(_ pcm: PCM, duration: MediaTime?) async throws where PCM.Buffer == PCMBuffer {
-        let encoder = try pcm.encodeAAC(.init(bitrate: encoding.bitrate, sampleRate: encoding.sampleRate))
+        var parallel = encoding.parallel
+        if parallel.jobs == 0 { parallel.jobs = Self.automaticJobs(duration: duration) }
+        let encoder = try pcm.encodeAAC(.init(bitrate: encoding.bitrate, sampleRate: encoding.sampleRate, quality: encoding.quality,
+                                              parallel: parallel))
         Self.reportLowered(requested: encoding.bitrate, encoder: encoder)
         let progress = ProgressLine(total: duration)
         let written: (bytes: Int, duration: MediaTime?)
@@ -223,6 +254,15 @@ struct EncodeJob: Sendable {
         }
         progress.finish(at: written.duration)
         if let requested = encoding.bitrate { Self.reportOvershoot(requested: requested, bytes: written.bytes, duration: written.duration) }
+    }
+
+    /// No --jobs: one job per 30 s of input, up to the core count. Each encoder after the first
+    /// costs a warm-up (512 frames, ~12 s of audio, in bit-rate mode), so a shorter input, or one
+    /// of unknown length, is encoded sequentially, as ffmpeg does.
+    static func automaticJobs(duration: MediaTime?) -> Int {
+        let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        guard cores > 1, let seconds = duration?.seconds, seconds >= 60 else { return 1 }
+        return Swift.min(cores, Int(seconds / 30))
     }
 
     private func noticeNoTags(_ container: String) {
