@@ -36,12 +36,17 @@ public struct MediaTime: Sendable, Comparable, CustomStringConvertible {
         MediaTime(value: av_rescale_q(value, self.timeBase.avValue, timeBase.avValue), timeBase: timeBase)
     }
 
+    // In one time base the ticks compare as they are. av_compare_ts would multiply them by the
+    // bases, and past 2^31 (after ~1 s at 1/44100) take av_rescale_rnd's slow path: ~100
+    // instructions, several times per packet.
     public static func == (lhs: MediaTime, rhs: MediaTime) -> Bool {
-        av_compare_ts(lhs.value, lhs.timeBase.avValue, rhs.value, rhs.timeBase.avValue) == 0
+        if lhs.timeBase == rhs.timeBase { return lhs.value == rhs.value }
+        return av_compare_ts(lhs.value, lhs.timeBase.avValue, rhs.value, rhs.timeBase.avValue) == 0
     }
 
     public static func < (lhs: MediaTime, rhs: MediaTime) -> Bool {
-        av_compare_ts(lhs.value, lhs.timeBase.avValue, rhs.value, rhs.timeBase.avValue) < 0
+        if lhs.timeBase == rhs.timeBase { return lhs.value < rhs.value }
+        return av_compare_ts(lhs.value, lhs.timeBase.avValue, rhs.value, rhs.timeBase.avValue) < 0
     }
 
     /// The sum, in the finer of the two time bases (exact when one divides the other, as here always
