@@ -97,7 +97,7 @@ import TestSupport
         #expect(PictureComparison.bestMatch(moving, in: reference).index > back.index, "playing again after space")
         #expect(recorder.level(from: resumedAt + 0.3, to: Date().timeIntervalSince1970) > 0.05, "the sound plays again")
 
-        try window.press("q")
+        try window.quit()
         let result = try #require(player.finish(within: 5), "q ends the player")
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stdoutText.contains("pictures shown"), "--stats: \(result.stdoutText)")
@@ -237,7 +237,7 @@ import TestSupport
         let shown = PictureComparison.bestMatch(try window.screenshot(pixelFormat: "gray", width: 90, height: 160), in: reference)
         #expect(shown.psnr >= 30, "matches ffmpeg's upright frame (\(shown.psnr) dB)")
         #expect(PictureComparison.psnr(try window.screenshot(pixelFormat: "gray"), try Self.referenceFrame(clip, index: shown.index)) >= 30)
-        try window.press("Escape")
+        try window.quit(with: "Escape")
         let result = try #require(player.finish(within: 5))
         #expect(result.status == 0, "\(result.stderrText)")
     }
@@ -327,7 +327,7 @@ import TestSupport
         try window.press("Right")
         awaitBeeps(3, after: seekedAt + 0.3)
         flashes.stop()
-        try window.press("q")
+        try window.quit()
         _ = player.finish(within: 5)
         let seen = try flashes.onsets()
         let heard = recorder.onsets()

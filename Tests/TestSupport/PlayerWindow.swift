@@ -78,11 +78,13 @@ public struct PlayerWindow: Sendable {
         guard result.status == 0 else { throw TestFailure("xdotool key \(key): \(result.stderrText)") }
     }
 
-    /// Presses q, unless the window has closed already (the player reached the end of a short clip
-    /// on a slow machine): the caller checks the player's exit status either way.
-    public func quit() throws {
-        let result = try Subprocess.run("xdotool", ["key", "--window", id, "q"], environment: environment)
-        guard result.status == 0 || result.stderrText.contains("BadWindow") else { throw TestFailure("xdotool key q: \(result.stderrText)") }
+    /// Presses `key` (q, Escape) to quit: a BadWindow from xdotool is no failure. The window may
+    /// have closed already (the player reached the end of a short clip on a slow machine), or it
+    /// closes on the key press itself before xdotool sends the key release (12 ms later) to it.
+    /// The caller checks the player's exit status either way.
+    public func quit(with key: String = "q") throws {
+        let result = try Subprocess.run("xdotool", ["key", "--window", id, key], environment: environment)
+        guard result.status == 0 || result.stderrText.contains("BadWindow") else { throw TestFailure("xdotool key \(key): \(result.stderrText)") }
     }
 
     /// The window's pixels now, as `pixelFormat` (gray, rgb24) at `width`×`height` (default: the
