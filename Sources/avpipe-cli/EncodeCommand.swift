@@ -257,7 +257,7 @@ struct EncodeJob: Sendable {
     }
 
     /// No --jobs: one job per 30 s of input, up to the core count. Each encoder after the first
-    /// costs a warm-up (512 frames, ~12 s of audio, in bit-rate mode), so a shorter input, or one
+    /// costs a warm-up (256 frames, ~6 s of audio, in bit-rate mode), so a shorter input, or one
     /// of unknown length, is encoded sequentially, as ffmpeg does.
     static func automaticJobs(duration: MediaTime?) -> Int {
         let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
