@@ -121,11 +121,13 @@ final class SDLAudioOutput: AudioOutput, @unchecked Sendable {
         return (id, obtained)
     }
 
-    /// About 20 ms per callback, as a power of two (what ffplay picks too).
+    /// ffplay's choice: twice the largest power of two ≤ rate / 30, at least 512 frames (2048 at
+    /// 44.1/48 kHz, ~46 ms). Half that (~23 ms, picked before) gave the device so little slack that
+    /// on Debian 13, with both cores busy, PulseAudio played gaps of silence avpipe never caused.
     private static func callbackFrames(forRate rate: Int) -> UInt16 {
-        var frames = 512
-        while frames * 50 < rate && frames < 8192 { frames *= 2 }
-        return UInt16(frames)
+        var half = 1  // the largest power of two ≤ rate / 30
+        while half * 2 * 30 <= rate { half *= 2 }
+        return UInt16(min(max(512, 2 * half), 8192))
     }
 }
 
