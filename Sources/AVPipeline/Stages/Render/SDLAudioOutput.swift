@@ -122,8 +122,8 @@ final class SDLAudioOutput: AudioOutput, @unchecked Sendable {
     }
 
     /// ffplay's choice: twice the largest power of two ≤ rate / 30, at least 512 frames (2048 at
-    /// 44.1/48 kHz, ~46 ms). Half that (~23 ms, picked before) gave the device so little slack that
-    /// on Debian 13, with both cores busy, PulseAudio played gaps of silence avpipe never caused.
+    /// 44.1/48 kHz, ~46 ms): the slack a sound server gets when the machine is busy. (Half that,
+    /// ~23 ms, was picked before; PulseAudio then played short gaps on a loaded Debian 13.)
     private static func callbackFrames(forRate rate: Int) -> UInt16 {
         var half = 1  // the largest power of two ≤ rate / 30
         while half * 2 * 30 <= rate { half *= 2 }
