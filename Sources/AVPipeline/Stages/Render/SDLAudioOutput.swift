@@ -121,13 +121,14 @@ final class SDLAudioOutput: AudioOutput, @unchecked Sendable {
         return (id, obtained)
     }
 
-    /// ffplay's choice: twice the largest power of two ≤ rate / 30, at least 512 frames (2048 at
-    /// 44.1/48 kHz, ~46 ms): the slack a sound server gets when the machine is busy. (Half that,
-    /// ~23 ms, was picked before; PulseAudio then played short gaps on a loaded Debian 13.)
+    /// About 20 ms per callback, as a power of two (1024 frames at 44.1/48 kHz; ffplay takes twice
+    /// that). The clock counts two callbacks as the device's latency, as ffplay does; measured on a
+    /// PulseAudio null sink, that reads ~8 ms behind the sound with 1024 frames and ~22 ms with
+    /// 2048, whose start-up also drifted past the ±45 ms sync limit once under a loaded CI run.
     private static func callbackFrames(forRate rate: Int) -> UInt16 {
-        var half = 1  // the largest power of two ≤ rate / 30
-        while half * 2 * 30 <= rate { half *= 2 }
-        return UInt16(min(max(512, 2 * half), 8192))
+        var frames = 512
+        while frames * 50 < rate && frames < 8192 { frames *= 2 }
+        return UInt16(frames)
     }
 }
 
