@@ -252,11 +252,23 @@ static inline struct avp_log_capture *avp_log_capture_state(void) {
     return &state;
 }
 
+/// The print level, kept here too so the callback reads it without a call into libavutil.
+static inline int *avp_log_level_slot(void) {
+    static int level = AV_LOG_INFO;  // FFmpeg's default
+    return &level;
+}
+
+static inline void avp_log_set_level(int level) {
+    __atomic_store_n(avp_log_level_slot(), level, __ATOMIC_RELAXED);
+    av_log_set_level(level);
+}
+
 static inline void avp_log_callback(void *context, int level, const char *format, va_list arguments) {
-    // Demuxers log at trace level for every sample they index or read: return at once for what
-    // is neither captured nor printed (the high bits of `level` are flags).
+    // Demuxers log at trace level for every sample they index or read (one or two calls a packet
+    // in a copy job): return at once for what is neither captured nor printed (the high bits of
+    // `level` are flags).
     int plain = level & 0xff;
-    if (plain > AV_LOG_ERROR && plain > av_log_get_level()) return;
+    if (plain > AV_LOG_ERROR && plain > __atomic_load_n(avp_log_level_slot(), __ATOMIC_RELAXED)) return;
     struct avp_log_capture *capture = avp_log_capture_state();
     if (capture->on && level <= AV_LOG_ERROR) {
         char message[sizeof capture->last_error];

@@ -12,7 +12,7 @@ public enum FFmpegLog {
 
     public static func setLevel(_ level: Level) {
         avp_log_install_callback()
-        av_log_set_level(level.rawValue)
+        avp_log_set_level(level.rawValue)
     }
 
     /// Runs `body`; returns its outcome and the last error FFmpeg logged meanwhile on this thread.

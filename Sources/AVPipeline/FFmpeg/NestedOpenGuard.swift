@@ -11,7 +11,9 @@ internal import CFFmpeg
 final class NestedOpenGuard {
     private let allowLocalFiles: Bool
     private let defaultOpen: IOOpen?
-    private(set) var refused: [String] = []
+    /// Written by the hook, read after each read, both on the thread using the context; unchecked:
+    /// the runtime's exclusivity check cost more than the rest of a read's own bookkeeping.
+    @exclusivity(unchecked) private(set) var refused: [String] = []
 
     typealias IOOpen = @convention(c) (UnsafeMutablePointer<AVFormatContext>?,
                                        UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
