@@ -42,19 +42,24 @@ public struct EncodedAudioFormat: Sendable, CustomStringConvertible {
 /// `EncodedAudioPacket<AAC>` is known to hold AAC. Wraps a refcounted `AVPacket`.
 public final class EncodedAudioPacket<Codec: AudioCodecKind>: SampleBuffer {
     let packet: Packet
-    public let format: EncodedAudioFormat
+    let sharedFormat: SharedFormat<EncodedAudioFormat>
     /// Set on the first packet after a seek (`Demuxer.seek(to:mode:)`).
     public let seekMark: SeekMark?
 
-    init(packet: Packet, format: EncodedAudioFormat, seekMark: SeekMark? = nil) {
+    init(packet: Packet, format: SharedFormat<EncodedAudioFormat>, seekMark: SeekMark? = nil) {
         self.packet = packet
-        self.format = format
+        sharedFormat = format
         self.seekMark = seekMark
     }
 
-    public var presentationTime: MediaTime? { packet.presentationTime(in: format.timeBase) }
-    public var decodeTime: MediaTime? { packet.decodeTime(in: format.timeBase) }
-    public var duration: MediaTime? { packet.duration(in: format.timeBase) }
+    convenience init(packet: Packet, format: EncodedAudioFormat, seekMark: SeekMark? = nil) {
+        self.init(packet: packet, format: SharedFormat(format), seekMark: seekMark)
+    }
+
+    public var format: EncodedAudioFormat { sharedFormat.value }
+    public var presentationTime: MediaTime? { packet.presentationTime(in: sharedFormat.value.timeBase) }
+    public var decodeTime: MediaTime? { packet.decodeTime(in: sharedFormat.value.timeBase) }
+    public var duration: MediaTime? { packet.duration(in: sharedFormat.value.timeBase) }
     public var isKeyframe: Bool { packet.isKeyframe }
     public var byteCount: Int { packet.size }
 
@@ -67,12 +72,12 @@ public final class EncodedAudioPacket<Codec: AudioCodecKind>: SampleBuffer {
 extension EncodedAudioPacket {
     /// The same packet re-tagged with another codec kind (no copy); callers check `accepts` first.
     func retagged<Other: AudioCodecKind>(as _: Other.Type) -> EncodedAudioPacket<Other> {
-        EncodedAudioPacket<Other>(packet: packet, format: format, seekMark: seekMark)
+        EncodedAudioPacket<Other>(packet: packet, format: sharedFormat, seekMark: seekMark)
     }
 }
 
 extension EncodedVideoPacket {
     func retagged<Other: VideoCodecKind>(as _: Other.Type) -> EncodedVideoPacket<Other> {
-        EncodedVideoPacket<Other>(packet: packet, format: format, seekMark: seekMark)
+        EncodedVideoPacket<Other>(packet: packet, format: sharedFormat, seekMark: seekMark)
     }
 }

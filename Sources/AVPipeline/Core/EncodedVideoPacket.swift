@@ -53,19 +53,24 @@ public struct EncodedVideoFormat: Sendable, CustomStringConvertible {
 /// `EncodedAudioPacket`'s. Wraps a refcounted `AVPacket`.
 public final class EncodedVideoPacket<Codec: VideoCodecKind>: SampleBuffer {
     let packet: Packet
-    public let format: EncodedVideoFormat
+    let sharedFormat: SharedFormat<EncodedVideoFormat>
     /// Set on the first packet after a seek (`Demuxer.seek(to:mode:)`).
     public let seekMark: SeekMark?
 
-    init(packet: Packet, format: EncodedVideoFormat, seekMark: SeekMark? = nil) {
+    init(packet: Packet, format: SharedFormat<EncodedVideoFormat>, seekMark: SeekMark? = nil) {
         self.packet = packet
-        self.format = format
+        sharedFormat = format
         self.seekMark = seekMark
     }
 
-    public var presentationTime: MediaTime? { packet.presentationTime(in: format.timeBase) }
-    public var decodeTime: MediaTime? { packet.decodeTime(in: format.timeBase) }
-    public var duration: MediaTime? { packet.duration(in: format.timeBase) }
+    convenience init(packet: Packet, format: EncodedVideoFormat, seekMark: SeekMark? = nil) {
+        self.init(packet: packet, format: SharedFormat(format), seekMark: seekMark)
+    }
+
+    public var format: EncodedVideoFormat { sharedFormat.value }
+    public var presentationTime: MediaTime? { packet.presentationTime(in: sharedFormat.value.timeBase) }
+    public var decodeTime: MediaTime? { packet.decodeTime(in: sharedFormat.value.timeBase) }
+    public var duration: MediaTime? { packet.duration(in: sharedFormat.value.timeBase) }
     public var isKeyframe: Bool { packet.isKeyframe }
     public var byteCount: Int { packet.size }
 

@@ -6,7 +6,8 @@
 public final class AnnexBConverter<Upstream: SampleSource, C: VideoCodecKind>: SampleSource
 where Upstream.Buffer == EncodedVideoPacket<C> {
     public typealias Buffer = EncodedVideoPacket<C>
-    public let outputFormat: EncodedVideoFormat
+    private let sharedFormat: SharedFormat<EncodedVideoFormat>
+    public var outputFormat: EncodedVideoFormat { sharedFormat.value }
     private let upstream: Upstream
     private let filter: BitstreamFilter?
     private let output: Packet
@@ -18,7 +19,7 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
         output = try Packet()
         guard input.framing == .lengthPrefixed else {
             filter = nil
-            outputFormat = input
+            sharedFormat = SharedFormat(input)
             return
         }
         let name: String
@@ -34,7 +35,7 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
         format.metadata = input.metadata
         format.displayMatrix = input.displayMatrix
         format.sampleAspectRatio = input.sampleAspectRatio
-        outputFormat = format
+        sharedFormat = SharedFormat(format)
     }
 
     /// A seek mark waiting for the filter's next output.
@@ -49,7 +50,7 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
             switch try filter.receive(into: output) {
             case .got:
                 defer { pendingMark = nil }
-                return EncodedVideoPacket(packet: try output.takeReference(), format: outputFormat, seekMark: pendingMark)
+                return EncodedVideoPacket(packet: try output.takeReference(), format: sharedFormat, seekMark: pendingMark)
             case .drained:
                 return nil
             case .needsInput:

@@ -32,7 +32,8 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
         }
     }
 
-    public let outputFormat: EncodedAudioFormat
+    private let sharedFormat: SharedFormat<EncodedAudioFormat>
+    public var outputFormat: EncodedAudioFormat { sharedFormat.value }
     /// The PCM format the encoder consumes after conversion (planar float).
     public let encoderInputFormat: AudioFormat
     /// The bit rate the encoder was set to: the one asked for, or the most AAC-LC carries when less;
@@ -68,7 +69,7 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
             try Self.openEncoder(codec: codec, format: format, bitrate: bitrate, quality: quality)
         }
         let first = try makeEncoder()
-        outputFormat = EncodedAudioFormat(parameters: try CodecParameters(from: first.pointer), timeBase: format.sampleTimeBase)
+        sharedFormat = SharedFormat(EncodedAudioFormat(parameters: try CodecParameters(from: first.pointer), timeBase: format.sampleTimeBase))
         if let plan {
             core = .parallel(try ParallelEncoderCore(upstream: upstream, first: first, encoderInputFormat: format, plan: plan,
                                                      jobs: options.parallel.jobs, makeEncoder: makeEncoder))
@@ -125,7 +126,7 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
         case .sequential(let core): packet = try await core.next()
         case .parallel(let core): packet = try await core.next()
         }
-        return packet.map { EncodedAudioPacket(packet: $0, format: outputFormat) }
+        return packet.map { EncodedAudioPacket(packet: $0, format: sharedFormat) }
     }
 
     // MARK: - Choosing what the encoder is set to

@@ -7,7 +7,8 @@ internal import CFFmpeg
 public final class AudioEncoder<Upstream: SampleSource>: SampleSource where Upstream.Buffer == PCMBuffer {
     public typealias Buffer = EncodedAudioPacket<AnyAudioCodec>
 
-    public let outputFormat: EncodedAudioFormat
+    private let sharedFormat: SharedFormat<EncodedAudioFormat>
+    public var outputFormat: EncodedAudioFormat { sharedFormat.value }
     public var encoderInputFormat: AudioFormat { core.encoderInputFormat }
     private let core: EncoderCore<Upstream>
 
@@ -38,12 +39,12 @@ public final class AudioEncoder<Upstream: SampleSource>: SampleSource where Upst
         } catch {
             throw AVPipelineError.unsupportedCodec("the '\(name)' encoder refused \(encoderInputFormat) (\(error))")
         }
-        outputFormat = EncodedAudioFormat(parameters: try CodecParameters(from: context), timeBase: encoderInputFormat.sampleTimeBase)
+        sharedFormat = SharedFormat(EncodedAudioFormat(parameters: try CodecParameters(from: context), timeBase: encoderInputFormat.sampleTimeBase))
         core = try EncoderCore(upstream: upstream, encoder: encoder, encoderInputFormat: encoderInputFormat)
     }
 
     public func next() async throws -> EncodedAudioPacket<AnyAudioCodec>? {
-        try await core.next().map { EncodedAudioPacket(packet: $0, format: outputFormat) }
+        try await core.next().map { EncodedAudioPacket(packet: $0, format: sharedFormat) }
     }
 
     /// `wanted` when supported; else the supported one with as many bytes per sample, planar or
