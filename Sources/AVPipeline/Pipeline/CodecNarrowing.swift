@@ -5,6 +5,10 @@ public final class AudioCodecNarrowing<Upstream: SampleSource, Target: AudioCode
 where Upstream.Buffer == EncodedAudioPacket<AnyAudioCodec> {
     public typealias Buffer = EncodedAudioPacket<Target>
     private let upstream: Upstream
+    /// The upstream when it is a demuxed track reading on demand: its packets are then read and
+    /// tagged here directly (no `async` hop, no re-tagged copy: most of a copy job's own work).
+    private let onDemandTrack: DemuxedAudioTrack?
+    private let packetType = EncodedAudioPacket<Target>.self  // its metadata, looked up once
     public var outputFormat: EncodedAudioFormat { upstream.outputFormat }
 
     public init(upstream: Upstream, to _: Target.Type = Target.self) throws {
@@ -12,10 +16,12 @@ where Upstream.Buffer == EncodedAudioPacket<AnyAudioCodec> {
             throw AVPipelineError.unsupportedCodec("expected \(Target.self) audio, the stream holds \(upstream.outputFormat.codec)")
         }
         self.upstream = upstream
+        onDemandTrack = (upstream as? DemuxedAudioTrack).flatMap { $0.readsOnDemand ? $0 : nil }
     }
 
     public func next() async throws -> EncodedAudioPacket<Target>? {
-        try await upstream.next()?.retagged(as: Target.self)
+        if let onDemandTrack { return try onDemandTrack.nextOnDemand(as: packetType) }
+        return try await upstream.next()?.retagged(as: Target.self)
     }
 }
 
@@ -24,6 +30,10 @@ public final class VideoCodecNarrowing<Upstream: SampleSource, Target: VideoCode
 where Upstream.Buffer == EncodedVideoPacket<AnyVideoCodec> {
     public typealias Buffer = EncodedVideoPacket<Target>
     private let upstream: Upstream
+    /// The upstream when it is a demuxed track reading on demand: its packets are then read and
+    /// tagged here directly (no `async` hop, no re-tagged copy: most of a copy job's own work).
+    private let onDemandTrack: DemuxedVideoTrack?
+    private let packetType = EncodedVideoPacket<Target>.self  // its metadata, looked up once
     public var outputFormat: EncodedVideoFormat { upstream.outputFormat }
 
     public init(upstream: Upstream, to _: Target.Type = Target.self) throws {
@@ -31,10 +41,12 @@ where Upstream.Buffer == EncodedVideoPacket<AnyVideoCodec> {
             throw AVPipelineError.unsupportedCodec("expected \(Target.self) video, the stream holds \(upstream.outputFormat.codec)")
         }
         self.upstream = upstream
+        onDemandTrack = (upstream as? DemuxedVideoTrack).flatMap { $0.readsOnDemand ? $0 : nil }
     }
 
     public func next() async throws -> EncodedVideoPacket<Target>? {
-        try await upstream.next()?.retagged(as: Target.self)
+        if let onDemandTrack { return try onDemandTrack.nextOnDemand(as: packetType) }
+        return try await upstream.next()?.retagged(as: Target.self)
     }
 }
 

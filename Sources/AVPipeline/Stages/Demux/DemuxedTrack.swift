@@ -60,29 +60,60 @@ final class DemuxedTrackCore {
                         reachedEnd: counters.reachedEnd.load(ordering: .relaxed))
     }
 
+    /// Whether packets are read on the pulling task itself (no background reader): then
+    /// `nextOnDemand()` gives them without an `async` call, which costs more per packet (a task
+    /// frame, the executor check) than the rest of what a copy job does on our side.
+    var readsOnDemand: Bool { !readsInBackground }
+
     /// The next packet, with the seek mark when it is the first after a seek; nil at the end.
     func next() async throws(AVPipelineError) -> (packet: Packet, mark: SeekMark?)? {
-        var mark: SeekMark?
+        guard readsInBackground else { return try nextOnDemand() }
         do {
-            mark = try seekIfAsked()
+            let mark = try prepareToPull()
             if finished { return nil }
-            if !started { start() }
-            if Task.isCancelled || interrupt.isRaised { throw AVPipelineError.cancelled }
-            let packet = try await readsInBackground ? handoff.pop().map { unsafeDowncast($0.value, to: Packet.self) } : reader?.nextPacket()
-            guard let packet else {
-                finished = true
-                status.trackEnded()
-                return nil
-            }
-            return (packet, mark)
+            return ended(try await handoff.pop().map { unsafeDowncast($0.value, to: Packet.self) }, mark: mark)
         } catch {
-            let failure = error as? AVPipelineError ?? .cancelled
-            finished = true
-            interrupt.raise()
-            handoff.abandon()
-            status.trackFailed(failure)
-            throw failure
+            throw failed(error as? AVPipelineError ?? .cancelled)
         }
+    }
+
+    /// `next()` when `readsOnDemand`.
+    func nextOnDemand() throws(AVPipelineError) -> (packet: Packet, mark: SeekMark?)? {
+        do {
+            let mark = try prepareToPull()
+            if finished { return nil }
+            return ended(try reader?.nextPacket(), mark: mark)
+        } catch {
+            throw failed(error)
+        }
+    }
+
+    /// What comes before each pull: a seek asked meanwhile, the start, cancellation.
+    private func prepareToPull() throws(AVPipelineError) -> SeekMark? {
+        let mark = try seekIfAsked()
+        if finished { return mark }
+        if !started { start() }
+        if Task.isCancelled || interrupt.isRaised { throw .cancelled }
+        return mark
+    }
+
+    /// The pulled packet with its mark; nil, and the track marked ended, at the end.
+    private func ended(_ packet: Packet?, mark: SeekMark?) -> (packet: Packet, mark: SeekMark?)? {
+        guard let packet else {
+            finished = true
+            status.trackEnded()
+            return nil
+        }
+        return (packet, mark)
+    }
+
+    /// Ends the track on `failure` (stopping the reader) and returns it to throw.
+    private func failed(_ failure: AVPipelineError) -> AVPipelineError {
+        finished = true
+        interrupt.raise()
+        handoff.abandon()
+        status.trackFailed(failure)
+        return failure
     }
 
     /// Carries out a seek asked since the last pull; a track that had ended reads again.
@@ -117,7 +148,8 @@ final class DemuxedTrackCore {
 /// timestamps in the track's time base. Narrow it with `.requiring(AAC.self)` for AAC-only stages.
 public final class DemuxedAudioTrack: SampleSource {
     public typealias Buffer = EncodedAudioPacket<AnyAudioCodec>
-    public let outputFormat: EncodedAudioFormat
+    private let sharedFormat: SharedFormat<EncodedAudioFormat>
+    public var outputFormat: EncodedAudioFormat { sharedFormat.value }
     private let core: DemuxedTrackCore
 
     init(demuxer: Demuxer, track: TrackInfo) throws(AVPipelineError) {
@@ -125,7 +157,7 @@ public final class DemuxedAudioTrack: SampleSource {
         var format = EncodedAudioFormat(parameters: demuxer.parameters[track.index], timeBase: track.timeBase)
         format.metadata = track.metadata
         format.presentationEnd = Self.presentationEnd(of: track, in: demuxer.info)
-        outputFormat = format
+        sharedFormat = SharedFormat(format)
     }
 
     /// The end an MP4/MOV declares to the sample: its edit list (which FFmpeg turns into the track's
@@ -146,7 +178,20 @@ public final class DemuxedAudioTrack: SampleSource {
     public var statistics: DemuxStatistics { core.statistics }
 
     public func next() async throws -> EncodedAudioPacket<AnyAudioCodec>? {
-        try await core.next().map { EncodedAudioPacket(packet: $0.packet, format: outputFormat, seekMark: $0.mark) }
+        let pulled = core.readsOnDemand ? try core.nextOnDemand() : try await core.next()
+        return pulled.map { EncodedAudioPacket(packet: $0.packet, format: sharedFormat, seekMark: $0.mark) }
+    }
+
+    /// Whether `nextOnDemand(taggedAs:)` may be used: the track reads on the pulling task.
+    var readsOnDemand: Bool { core.readsOnDemand }
+
+    /// `next()` for a narrowing of this track when it `readsOnDemand`: each packet made with the
+    /// narrowed tag at once, without an `async` call or a re-tagged copy. The caller passes the
+    /// packet type it keeps: naming `EncodedAudioPacket<Tag>` here, in code not specialized for
+    /// `Tag`, would look its metadata up in the runtime's cache for every packet.
+    func nextOnDemand<Tag: AudioCodecKind>(as type: EncodedAudioPacket<Tag>.Type) throws(AVPipelineError) -> EncodedAudioPacket<Tag>? {
+        guard let pulled = try core.nextOnDemand() else { return nil }
+        return type.init(packet: pulled.packet, format: sharedFormat, seekMark: pulled.mark)
     }
 }
 
@@ -154,7 +199,8 @@ public final class DemuxedAudioTrack: SampleSource {
 /// framing (length-prefixed as MP4 stores H.264/H.265, or Annex B as raw streams and MPEG-TS do).
 public final class DemuxedVideoTrack: SampleSource {
     public typealias Buffer = EncodedVideoPacket<AnyVideoCodec>
-    public let outputFormat: EncodedVideoFormat
+    private let sharedFormat: SharedFormat<EncodedVideoFormat>
+    public var outputFormat: EncodedVideoFormat { sharedFormat.value }
     private let core: DemuxedTrackCore
 
     init(demuxer: Demuxer, track: TrackInfo) throws(AVPipelineError) {
@@ -165,14 +211,24 @@ public final class DemuxedVideoTrack: SampleSource {
         format.metadata = track.metadata
         format.displayMatrix = track.displayMatrix
         format.sampleAspectRatio = track.sampleAspectRatio
-        outputFormat = format
+        sharedFormat = SharedFormat(format)
     }
 
     public var info: TrackInfo { core.info }
     public var statistics: DemuxStatistics { core.statistics }
 
     public func next() async throws -> EncodedVideoPacket<AnyVideoCodec>? {
-        try await core.next().map { EncodedVideoPacket(packet: $0.packet, format: outputFormat, seekMark: $0.mark) }
+        let pulled = core.readsOnDemand ? try core.nextOnDemand() : try await core.next()
+        return pulled.map { EncodedVideoPacket(packet: $0.packet, format: sharedFormat, seekMark: $0.mark) }
+    }
+
+    /// See `DemuxedAudioTrack.readsOnDemand`.
+    var readsOnDemand: Bool { core.readsOnDemand }
+
+    /// See `DemuxedAudioTrack.nextOnDemand(as:)`.
+    func nextOnDemand<Tag: VideoCodecKind>(as type: EncodedVideoPacket<Tag>.Type) throws(AVPipelineError) -> EncodedVideoPacket<Tag>? {
+        guard let pulled = try core.nextOnDemand() else { return nil }
+        return type.init(packet: pulled.packet, format: sharedFormat, seekMark: pulled.mark)
     }
 }
 
