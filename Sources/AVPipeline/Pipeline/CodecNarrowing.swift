@@ -1,7 +1,7 @@
 /// Turns a stream whose codec is known only at run time (what a demuxer yields) into a typed one:
 /// it checks the codec once, when built, and then re-tags each packet without copying it. This is
 /// how a demuxed track is fed to a stage that takes one codec only (`ADTSWriter` takes AAC).
-public final class AudioCodecNarrowing<Upstream: SampleSource, Target: AudioCodecKind>: SampleSource
+public final class AudioCodecNarrowing<Upstream: SampleSource, Target: AudioCodecKind>: SampleSource, ImmediatePacketSource
 where Upstream.Buffer == EncodedAudioPacket<AnyAudioCodec> {
     public typealias Buffer = EncodedAudioPacket<Target>
     private let upstream: Upstream
@@ -23,10 +23,13 @@ where Upstream.Buffer == EncodedAudioPacket<AnyAudioCodec> {
         if let onDemandTrack { return try onDemandTrack.nextOnDemand(as: packetType) }
         return try await upstream.next()?.retagged(as: Target.self)
     }
+
+    var isImmediate: Bool { onDemandTrack != nil }
+    func nextPacketImmediately() throws(AVPipelineError) -> PulledPacket? { try onDemandTrack?.nextPacketImmediately() }
 }
 
 /// The video counterpart of `AudioCodecNarrowing`.
-public final class VideoCodecNarrowing<Upstream: SampleSource, Target: VideoCodecKind>: SampleSource
+public final class VideoCodecNarrowing<Upstream: SampleSource, Target: VideoCodecKind>: SampleSource, ImmediatePacketSource
 where Upstream.Buffer == EncodedVideoPacket<AnyVideoCodec> {
     public typealias Buffer = EncodedVideoPacket<Target>
     private let upstream: Upstream
@@ -48,6 +51,9 @@ where Upstream.Buffer == EncodedVideoPacket<AnyVideoCodec> {
         if let onDemandTrack { return try onDemandTrack.nextOnDemand(as: packetType) }
         return try await upstream.next()?.retagged(as: Target.self)
     }
+
+    var isImmediate: Bool { onDemandTrack != nil }
+    func nextPacketImmediately() throws(AVPipelineError) -> PulledPacket? { try onDemandTrack?.nextPacketImmediately() }
 }
 
 extension SampleSource where Buffer == EncodedAudioPacket<AnyAudioCodec> {

@@ -3,20 +3,29 @@
 /// extradata need: start codes, and the VPS/SPS/PPS repeated in order before every keyframe.
 /// FFmpeg's `h264_mp4toannexb`/`hevc_mp4toannexb` bitstream filters do the work. Packets that
 /// are already Annex B pass through untouched.
-public final class AnnexBConverter<Upstream: SampleSource, C: VideoCodecKind>: SampleSource
+public final class AnnexBConverter<Upstream: SampleSource, C: VideoCodecKind>: SampleSource, ImmediatePacketSource
 where Upstream.Buffer == EncodedVideoPacket<C> {
     public typealias Buffer = EncodedVideoPacket<C>
     private let sharedFormat: SharedFormat<EncodedVideoFormat>
     public var outputFormat: EncodedVideoFormat { sharedFormat.value }
     private let upstream: Upstream
+    /// The upstream, when it gives its packets without suspending (see `ImmediatePacketSource`).
+    private let immediateUpstream: ImmediatePacketSource?
     private let filter: BitstreamFilter?
-    private let output: Packet
-    private var upstreamEnded = false
+    private let packetType = EncodedVideoPacket<C>.self  // its metadata, looked up once
+    // Per-packet state, `@exclusivity(unchecked)`: one task drives this object at a time, and the
+    // runtime's access checks (~80 instructions each) were a tenth of a copy job's own work.
+    /// The owner of the last packet given to the filter, left blank by it: it receives the next
+    /// output, so filtering makes no packet owner of its own.
+    @exclusivity(unchecked) private var shell: Packet?
+    @exclusivity(unchecked) private var upstreamEnded = false
+    /// A seek mark waiting for the filter's next output.
+    @exclusivity(unchecked) private var pendingMark: SeekMark?
 
     public init(upstream: Upstream) throws {
         self.upstream = upstream
+        immediateUpstream = upstream.immediatePackets
         let input = upstream.outputFormat
-        output = try Packet()
         guard input.framing == .lengthPrefixed else {
             filter = nil
             sharedFormat = SharedFormat(input)
@@ -38,34 +47,67 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
         sharedFormat = SharedFormat(format)
     }
 
-    /// A seek mark waiting for the filter's next output.
-    private var pendingMark: SeekMark?
-
     public func next() async throws -> EncodedVideoPacket<C>? {
+        if immediateUpstream != nil { return try nextPacketImmediately().map(typed) }
         try checkCancellation()
-        guard let filter else {
-            return try await upstream.next()
-        }
+        guard let filter else { return try await upstream.next() }
         while true {
-            switch try filter.receive(into: output) {
-            case .got:
-                defer { pendingMark = nil }
-                return EncodedVideoPacket(packet: try output.takeReference(), format: sharedFormat, seekMark: pendingMark)
-            case .drained:
-                return nil
-            case .needsInput:
-                guard !upstreamEnded else { return nil }
-                if let buffer = try await upstream.next() {
-                    if let mark = buffer.seekMark { pendingMark = mark }
-                    try filter.send(buffer.packet)
-                } else {
-                    upstreamEnded = true
-                    try filter.send(nil)
-                }
+            switch try step(filter) {
+            case .output(let pulled): return pulled.map(typed)
+            case .needsInput: try supply(try await upstream.next().map { PulledPacket(packet: $0.packet, mark: $0.seekMark) }, to: filter)
             }
         }
     }
+
+    var isImmediate: Bool { immediateUpstream != nil }
+
+    func nextPacketImmediately() throws(AVPipelineError) -> PulledPacket? {
+        guard let immediateUpstream else { preconditionFailure("pulled immediately, but the upstream is not immediate") }
+        guard let filter else { return try immediateUpstream.nextPacketImmediately() }
+        while true {
+            switch try step(filter) {
+            case .output(let pulled): return pulled
+            case .needsInput: try supply(try immediateUpstream.nextPacketImmediately(), to: filter)
+            }
+        }
+    }
+
+    private func typed(_ pulled: PulledPacket) -> EncodedVideoPacket<C> {
+        packetType.init(packet: pulled.packet, format: sharedFormat, seekMark: pulled.mark)
+    }
+
+    /// Takes the filter's next output, if it has one before it needs more input.
+    private func step(_ filter: BitstreamFilter) throws(AVPipelineError) -> AnnexBStep {
+        if shell == nil && upstreamEnded { shell = try Packet() }  // what the flush gives needs an owner
+        guard let shell else { return .needsInput }
+        switch try filter.receive(into: shell) {
+        case .got:
+            self.shell = nil
+            defer { pendingMark = nil }
+            return .output(PulledPacket(packet: shell, mark: pendingMark))
+        case .drained:
+            return .output(nil)
+        case .needsInput:
+            return upstreamEnded ? .output(nil) : .needsInput
+        }
+    }
+
+    /// Gives the filter the upstream's next packet, or tells it the input ended (`nil`).
+    private func supply(_ input: PulledPacket?, to filter: BitstreamFilter) throws(AVPipelineError) {
+        guard let input else {
+            upstreamEnded = true
+            try filter.send(nil)
+            return
+        }
+        if let mark = input.mark { pendingMark = mark }
+        try filter.send(input.packet)
+        shell = input.packet
+    }
 }
+
+/// What the filter gives next. Outside the generic class: nested, it would be generic too, and its
+/// payload copied through the runtime's value witnesses on every packet.
+private enum AnnexBStep { case output(PulledPacket?), needsInput }
 
 extension SampleSource {
     /// This H.264/H.265 stream in Annex B framing (see `AnnexBConverter`).

@@ -18,16 +18,18 @@ public struct DemuxStatistics: Sendable {
 /// bounded hand-off), and the status bookkeeping. Pulled by one task at a time (like every `SampleSource`).
 final class DemuxedTrackCore {
     let info: TrackInfo
-    private var reader: TrackReader?
+    // Per-packet state, `@exclusivity(unchecked)`: one task drives this object at a time, and the
+    // runtime's access checks (~80 instructions each) were a tenth of a copy job's own work.
+    @exclusivity(unchecked) private var reader: TrackReader?
     private let handoff: BoundedHandoff
     private let counters: TrackCounters
     private let interrupt: InterruptFlag
     private let status: DemuxStatusCell
     private let readsInBackground: Bool
-    private let seekCell: LockedState<SeekRequest?>
-    private var seekGeneration = 0
-    private var started = false
-    private var finished = false
+    private let seekCell: SeekRequests
+    @exclusivity(unchecked) private var seekGeneration = 0
+    @exclusivity(unchecked) private var started = false
+    @exclusivity(unchecked) private var finished = false
 
     init(demuxer: Demuxer, track: TrackInfo) throws(AVPipelineError) {
         info = track
@@ -66,7 +68,7 @@ final class DemuxedTrackCore {
     var readsOnDemand: Bool { !readsInBackground }
 
     /// The next packet, with the seek mark when it is the first after a seek; nil at the end.
-    func next() async throws(AVPipelineError) -> (packet: Packet, mark: SeekMark?)? {
+    func next() async throws(AVPipelineError) -> PulledPacket? {
         guard readsInBackground else { return try nextOnDemand() }
         do {
             let mark = try prepareToPull()
@@ -78,7 +80,7 @@ final class DemuxedTrackCore {
     }
 
     /// `next()` when `readsOnDemand`.
-    func nextOnDemand() throws(AVPipelineError) -> (packet: Packet, mark: SeekMark?)? {
+    func nextOnDemand() throws(AVPipelineError) -> PulledPacket? {
         do {
             let mark = try prepareToPull()
             if finished { return nil }
@@ -98,13 +100,13 @@ final class DemuxedTrackCore {
     }
 
     /// The pulled packet with its mark; nil, and the track marked ended, at the end.
-    private func ended(_ packet: Packet?, mark: SeekMark?) -> (packet: Packet, mark: SeekMark?)? {
+    private func ended(_ packet: Packet?, mark: SeekMark?) -> PulledPacket? {
         guard let packet else {
             finished = true
             status.trackEnded()
             return nil
         }
-        return (packet, mark)
+        return PulledPacket(packet: packet, mark: mark)
     }
 
     /// Ends the track on `failure` (stopping the reader) and returns it to throw.
@@ -118,7 +120,7 @@ final class DemuxedTrackCore {
 
     /// Carries out a seek asked since the last pull; a track that had ended reads again.
     private func seekIfAsked() throws(AVPipelineError) -> SeekMark? {
-        guard let request = seekCell.withLock({ $0 }), request.generation > seekGeneration else { return nil }
+        guard let request = seekCell.latest(after: seekGeneration) else { return nil }
         seekGeneration = request.generation
         guard let reader else { return nil }  // background mode refuses seeks
         try reader.seek(to: request.mark.target)
@@ -146,7 +148,7 @@ final class DemuxedTrackCore {
 
 /// One audio track of a demuxed file: a pull source of its encoded packets (AAC, MP3, …) with
 /// timestamps in the track's time base. Narrow it with `.requiring(AAC.self)` for AAC-only stages.
-public final class DemuxedAudioTrack: SampleSource {
+public final class DemuxedAudioTrack: SampleSource, ImmediatePacketSource {
     public typealias Buffer = EncodedAudioPacket<AnyAudioCodec>
     private let sharedFormat: SharedFormat<EncodedAudioFormat>
     public var outputFormat: EncodedAudioFormat { sharedFormat.value }
@@ -182,7 +184,7 @@ public final class DemuxedAudioTrack: SampleSource {
         return pulled.map { EncodedAudioPacket(packet: $0.packet, format: sharedFormat, seekMark: $0.mark) }
     }
 
-    /// Whether `nextOnDemand(taggedAs:)` may be used: the track reads on the pulling task.
+    /// Whether `nextOnDemand(as:)` may be used: the track reads on the pulling task.
     var readsOnDemand: Bool { core.readsOnDemand }
 
     /// `next()` for a narrowing of this track when it `readsOnDemand`: each packet made with the
@@ -193,11 +195,14 @@ public final class DemuxedAudioTrack: SampleSource {
         guard let pulled = try core.nextOnDemand() else { return nil }
         return type.init(packet: pulled.packet, format: sharedFormat, seekMark: pulled.mark)
     }
+
+    var isImmediate: Bool { core.readsOnDemand }
+    func nextPacketImmediately() throws(AVPipelineError) -> PulledPacket? { try core.nextOnDemand() }
 }
 
 /// One video track of a demuxed file: a pull source of its encoded packets, tagged with their NAL
 /// framing (length-prefixed as MP4 stores H.264/H.265, or Annex B as raw streams and MPEG-TS do).
-public final class DemuxedVideoTrack: SampleSource {
+public final class DemuxedVideoTrack: SampleSource, ImmediatePacketSource {
     public typealias Buffer = EncodedVideoPacket<AnyVideoCodec>
     private let sharedFormat: SharedFormat<EncodedVideoFormat>
     public var outputFormat: EncodedVideoFormat { sharedFormat.value }
@@ -230,6 +235,9 @@ public final class DemuxedVideoTrack: SampleSource {
         guard let pulled = try core.nextOnDemand() else { return nil }
         return type.init(packet: pulled.packet, format: sharedFormat, seekMark: pulled.mark)
     }
+
+    var isImmediate: Bool { core.readsOnDemand }
+    func nextPacketImmediately() throws(AVPipelineError) -> PulledPacket? { try core.nextOnDemand() }
 }
 
 extension NALFraming {

@@ -57,7 +57,7 @@ public final class Demuxer: Sendable {
     let interrupt = InterruptFlag()
     let statusCell = DemuxStatusCell()
     /// The latest seek asked for; each track carries it out on its next pull.
-    let seekCell = LockedState<SeekRequest?>(nil)
+    let seekCell = SeekRequests()
     /// libavformat's pick of audio and video track (stream indices), made once on the probing context.
     private let bestAudio: Int?
     private let bestVideo: Int?
@@ -132,10 +132,7 @@ public final class Demuxer: Sendable {
         guard !options.readsInBackground else {
             throw AVPipelineError.invalidOption(name: "seek", value: "\(time)", reason: "seeking needs on-demand reading (readsInBackground: false)")
         }
-        seekCell.withLock { request in
-            let generation = (request?.generation ?? 0) + 1
-            request = SeekRequest(generation: generation, mark: SeekMark(target: time, mode: mode, generation: generation))
-        }
+        seekCell.ask(time, mode: mode)
     }
 
     /// The tracks read so far that ended early because the file was cut (never in strict mode).
@@ -217,12 +214,6 @@ public final class Demuxer: Sendable {
               !info.tracks[best].isCoverArt else { return nil }
         return info.tracks[best]
     }
-}
-
-/// A seek asked of a demuxer; `generation` tells each track whether it has carried it out.
-struct SeekRequest: Sendable {
-    let generation: Int
-    let mark: SeekMark
 }
 
 /// Holds the probing context until the first track takes it (from whichever task makes it).

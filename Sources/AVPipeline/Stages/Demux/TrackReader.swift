@@ -63,17 +63,19 @@ final class TrackReader {
     /// Whether a cut file is an error (`Demuxer.Options.strict`) or read up to its last intact packet.
     private let strict: Bool
     private let status: DemuxStatusCell
+    // Per-packet state, `@exclusivity(unchecked)`: one task drives this object at a time, and the
+    // runtime's access checks (~80 instructions each) were a tenth of a copy job's own work.
     /// Whether FFmpeg handed over a last packet that the end of the file cut short.
-    private var lastPacketCut = false
+    @exclusivity(unchecked) private var lastPacketCut = false
     /// After a seek, the packet counts no longer describe the whole track.
-    private var seeked = false
+    @exclusivity(unchecked) private var seeked = false
     /// … and whether it was cut inside its header, so no packet covers its bytes.
-    private var headerCut = false
-    private var lastTime: MediaTime?
-    private var lastEnd: MediaTime?
-    private var packets = 0
+    @exclusivity(unchecked) private var headerCut = false
+    @exclusivity(unchecked) private var lastTime: MediaTime?
+    @exclusivity(unchecked) private var lastEnd: MediaTime?
+    @exclusivity(unchecked) private var packets = 0
     /// Set for raw elementary streams, whose silently skipped bytes only show in the byte count.
-    private var coverage: ElementaryStreamCoverage?
+    @exclusivity(unchecked) private var coverage: ElementaryStreamCoverage?
     /// ADTS frames carry their own length: a last frame shorter than it says was cut.
     private let checksADTSLength: Bool
     private let isAudio: Bool

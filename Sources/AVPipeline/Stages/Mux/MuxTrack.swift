@@ -1,27 +1,21 @@
 internal import CFFmpeg
 
-/// The codec-erased face of a typed input: the Muxer only needs raw packets from it.
+/// The codec-erased face of a typed input: the Muxer only needs its packets.
 protocol MuxPacketSource: AnyObject {
     func nextPacket() async throws -> Packet?
+    /// The input, when its packets can be pulled without suspending (see `ImmediatePacketSource`).
+    var immediate: ImmediatePacketSource? { get }
 }
 
-final class AudioMuxSource<Upstream: SampleSource, C: AudioCodecKind>: MuxPacketSource
-where Upstream.Buffer == EncodedAudioPacket<C> {
+final class MuxSource<Upstream: SampleSource>: MuxPacketSource where Upstream.Buffer: PacketBacked {
     private let upstream: Upstream
-    init(_ upstream: Upstream) { self.upstream = upstream }
-    func nextPacket() async throws -> Packet? { try await upstream.next()?.packet }
-}
+    let immediate: ImmediatePacketSource?
 
-final class VideoMuxSource<Upstream: SampleSource, C: VideoCodecKind>: MuxPacketSource
-where Upstream.Buffer == EncodedVideoPacket<C> {
-    private let upstream: Upstream
-    init(_ upstream: Upstream) { self.upstream = upstream }
-    func nextPacket() async throws -> Packet? { try await upstream.next()?.packet }
-}
+    init(_ upstream: Upstream) {
+        self.upstream = upstream
+        immediate = upstream.immediatePackets
+    }
 
-final class SubtitleMuxSource<Upstream: SampleSource>: MuxPacketSource where Upstream.Buffer == EncodedSubtitlePacket {
-    private let upstream: Upstream
-    init(_ upstream: Upstream) { self.upstream = upstream }
     func nextPacket() async throws -> Packet? { try await upstream.next()?.packet }
 }
 
@@ -38,17 +32,22 @@ final class MuxTrack {
     private let source: MuxPacketSource
     private let inputParameters: CodecParameters
     private let inputTimeBase: Rational
-    private var filter: BitstreamFilter?
-    private var lookahead: Packet?
-    private var spare: Packet?
-    private var upstreamEnded = false
-    private var nextDTS: Int64?
+    private let immediate: ImmediatePacketSource?
+    // Per-packet state, `@exclusivity(unchecked)`: one task drives this object at a time, and the
+    // runtime's access checks (~80 instructions each) were a tenth of a copy job's own work.
+    @exclusivity(unchecked) private var filter: BitstreamFilter?
+    /// A packet ready to go out before anything else is pulled.
+    @exclusivity(unchecked) private var lookahead: Packet?
+    /// The owner of the last packet given to the filter, left blank by it: it receives the next
+    /// output, so filtering makes no packet owner of its own.
+    @exclusivity(unchecked) private var spare: Packet?
+    @exclusivity(unchecked) private var upstreamEnded = false
+    @exclusivity(unchecked) private var nextDTS: Int64?
     private let fallbackFrameRate: Rational
     private let forcedFrameRate: Rational?
     /// The frame rate the input's container states (times B-frame streams lacking decode times).
     private let declaredFrameRate: Rational?
-    private var rawTiming: RawVideoTiming?
-    private var rawEnded = false
+    @exclusivity(unchecked) private var rawTiming: RawVideoTiming?
 
     /// Tags and display matrix the output stream gets (copied from the input's track).
     let metadata: [String: String]
@@ -65,6 +64,7 @@ final class MuxTrack {
         self.fallbackFrameRate = fallbackFrameRate
         self.label = label
         self.source = source
+        immediate = source.immediate
         inputParameters = parameters
         inputTimeBase = timeBase
     }
@@ -72,8 +72,8 @@ final class MuxTrack {
     var codecID: AVCodecID { inputParameters.codecID }
 
     /// The parameters and time base the output stream gets; valid after `prepare()`.
-    private(set) var parameters: CodecParameters!
-    private(set) var timeBase: Rational!
+    @exclusivity(unchecked) private(set) var parameters: CodecParameters!
+    @exclusivity(unchecked) private(set) var timeBase: Rational!
 
     /// Reads the first packet, which decides whether a bitstream filter is needed, and settles the
     /// stream's parameters (a filter may only produce extradata once it has seen a packet).
@@ -82,8 +82,8 @@ final class MuxTrack {
         if let first, codecID == AV_CODEC_ID_AAC, Self.startsWithADTSSync(first) {
             let filter = try BitstreamFilter(name: "aac_adtstoasc", parameters: inputParameters, timeBase: inputTimeBase)
             self.filter = filter
-            lookahead = first
-            let filtered = try await nextFiltered(filter)
+            try supply(first)
+            let filtered = try await nextUntimed()
             // aac_adtstoasc hands the AudioSpecificConfig over as side data of its first packet;
             // the stream needs it before the header is written (a fragmented moov comes first).
             parameters = try Self.parameters(try filter.outputParameters(), withExtradataOf: filtered)
@@ -104,79 +104,98 @@ final class MuxTrack {
             parameters = inputParameters
             timeBase = inputTimeBase
             lookahead = first
+            upstreamEnded = first == nil
         }
         try validate(first: first)
     }
 
     /// The next packet for the container, timestamps in `timeBase`; nil at the end.
     func next() async throws -> Packet? {
-        let packet: Packet?
-        if let waiting = lookahead {
-            lookahead = nil
-            packet = waiting
-        } else if let rawTiming {
-            return try await nextTimed(rawTiming)
-        } else if let filter {
-            packet = try await nextFiltered(filter)
-        } else {
-            packet = try await source.nextPacket()
+        try timed(try await nextUntimed())
+    }
+
+    /// Whether `nextImmediately()` may be called: the input is an immediate packet source.
+    var isImmediate: Bool { immediate != nil }
+
+    /// `next()` without suspending, when `isImmediate`: the copy jobs' per-packet path.
+    func nextImmediately() throws -> Packet? {
+        guard let immediate else { preconditionFailure("pulled immediately, but the input is not immediate") }
+        while true {
+            switch try step() {
+            case .output(let packet): return try timed(packet)
+            case .needsInput: try supply(try immediate.nextPacketImmediately()?.packet)
+            }
         }
+    }
+
+    private func nextUntimed() async throws -> Packet? {
+        while true {
+            switch try step() {
+            case .output(let packet): return packet
+            case .needsInput: try supply(try await source.nextPacket())
+            }
+        }
+    }
+
+    /// `packet` with the timestamps it lacks (raw video is timed by `RawVideoTiming` instead).
+    private func timed(_ packet: Packet?) throws -> Packet? {
         guard let packet else { return nil }
-        try fillTimestamps(packet)
+        if rawTiming == nil { try fillTimestamps(packet) }
         return packet
     }
 
-    /// Filters until one packet comes out. The filter takes each input packet's reference and leaves
-    /// its owner blank: that blank owner receives the next output, so filtering allocates nothing.
-    private func nextFiltered(_ filter: BitstreamFilter) async throws -> Packet? {
-        while true {
-            if let shell = spare {
-                switch try filter.receive(into: shell) {
-                case .got: spare = nil; return shell
-                case .drained: return nil
-                case .needsInput: break
-                }
-            }
-            if let input = try await pullForFilter() {
-                let position = MediaTime(ffmpeg: input.pointer.pointee.pts, timeBase: inputTimeBase)
-                do {
-                    try filter.send(input)
-                } catch {
-                    throw AVPipelineError.invalidData(path: label, position: position,
-                                                      reason: "not a valid ADTS frame (aac_adtstoasc: \(error))")
-                }
-                spare = input
-            } else {
-                try filter.send(nil)
-                if spare == nil { spare = try Packet() }
-            }
+    private enum Step { case output(Packet?), needsInput }
+
+    /// The next packet from what this track holds, or `.needsInput` when it must pull first.
+    private func step() throws(AVPipelineError) -> Step {
+        if let waiting = lookahead {
+            lookahead = nil
+            return .output(waiting)
+        }
+        if let rawTiming {
+            if let ready = try rawTiming.nextReady() { return .output(ready) }
+            return upstreamEnded ? .output(nil) : .needsInput
+        }
+        guard let filter else { return upstreamEnded ? .output(nil) : .needsInput }
+        if spare == nil && upstreamEnded { spare = try Packet() }  // what the flush gives needs an owner
+        guard let shell = spare else { return .needsInput }
+        switch try filter.receive(into: shell) {
+        case .got:
+            spare = nil
+            return .output(shell)
+        case .drained:
+            return .output(nil)
+        case .needsInput:
+            return upstreamEnded ? .output(nil) : .needsInput
         }
     }
 
-    private func nextTimed(_ timing: RawVideoTiming) async throws -> Packet? {
-        while true {
-            if let ready = try timing.nextReady() { return ready }
-            if rawEnded { return nil }
-            if let packet = try await source.nextPacket() {
-                timing.add(packet)
-            } else {
-                rawEnded = true
-                timing.finish()
+    /// Hands the input's next packet (nil: its end) to whatever this track does with it.
+    private func supply(_ packet: Packet?) throws {
+        guard let packet else {
+            upstreamEnded = true
+            if let rawTiming { rawTiming.finish() } else if let filter { try filter.send(nil) }
+            return
+        }
+        if let rawTiming {
+            rawTiming.add(packet)
+        } else if let filter {
+            let position = MediaTime(ffmpeg: packet.pointer.pointee.pts, timeBase: inputTimeBase)
+            do {
+                try filter.send(packet)
+            } catch {
+                throw AVPipelineError.invalidData(path: label, position: position,
+                                                  reason: "not a valid ADTS frame (aac_adtstoasc: \(error))")
             }
+            spare = packet
+        } else {
+            lookahead = packet
         }
     }
 
     /// The frame rate raw video was timed with, and whether the stream declared it.
     var rawFrameRate: (rate: Rational, declared: Bool)? {
         rawTiming.map { ($0.frameRate, $0.frameRateIsDeclared) }
-    }
-
-    private func pullForFilter() async throws -> Packet? {
-        if let waiting = lookahead { lookahead = nil; return waiting }
-        if upstreamEnded { return nil }
-        let packet = try await source.nextPacket()
-        if packet == nil { upstreamEnded = true }
-        return packet
     }
 
     /// Raw streams may arrive without timestamps: continue from the previous packet's end. A

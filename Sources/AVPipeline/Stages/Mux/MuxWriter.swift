@@ -16,11 +16,15 @@ final class MuxWriter {
     private let finalPath: String
     private let tracks: [MuxTrack]
     private let streams: [UnsafeMutablePointer<AVStream>]
-    private var stats: [Stats]
-    private(set) var position: MediaTime?
+    /// Each track's time base, as its packets arrive (read per packet, without touching the track).
+    private let inputTimeBases: [AVRational]
+    // Per-packet state, `@exclusivity(unchecked)`: one task drives this object at a time, and the
+    // runtime's access checks (~80 instructions each) were a tenth of a copy job's own work.
+    @exclusivity(unchecked) private var stats: [Stats]
+    @exclusivity(unchecked) private(set) var position: MediaTime?
     /// Per audio track: its sample rate where its time base is coarser than one sample (Matroska's
     /// milliseconds), and the rounding state `av_rescale_delta` carries from packet to packet.
-    private var sampleExact: [(rate: Int32, last: Int64)?]
+    @exclusivity(unchecked) private var sampleExact: [(rate: Int32, last: Int64)?]
 
     init(path: String, finalPath: String, container: MuxContainer, tracks: [MuxTrack],
          metadata: [String: String], chapters: [Chapter], coverArt: CoverArt?, muxerOptions: [String: String]) throws(AVPipelineError) {
@@ -40,6 +44,7 @@ final class MuxWriter {
             streams.append(stream)
         }
         self.streams = streams
+        inputTimeBases = tracks.map { $0.timeBase.avValue }
         stats = Array(repeating: Stats(), count: tracks.count)
         sampleExact = tracks.map { track in
             let rate = track.parameters.pointer.pointee.sample_rate
@@ -73,14 +78,14 @@ final class MuxWriter {
             var last = exact.last
             let frameSamples = Int32(av_get_audio_frame_duration2(tracks[index].parameters.pointer, p.pointee.size))
             let samples = frameSamples > 0 ? frameSamples : tracks[index].parameters.pointer.pointee.frame_size
-            let duration = av_rescale_q(p.pointee.duration, tracks[index].timeBase.avValue, stream.pointee.time_base)
-            let dts = av_rescale_delta(tracks[index].timeBase.avValue, p.pointee.dts, AVRational(num: 1, den: exact.rate), samples,
+            let duration = av_rescale_q(p.pointee.duration, inputTimeBases[index], stream.pointee.time_base)
+            let dts = av_rescale_delta(inputTimeBases[index], p.pointee.dts, AVRational(num: 1, den: exact.rate), samples,
                                        &last, stream.pointee.time_base)
             sampleExact[index]?.last = last
             // The duration stays the container's (what the last frame lasts), as in ffmpeg's copy.
             (p.pointee.dts, p.pointee.pts, p.pointee.duration) = (dts, dts, duration)
         } else {
-            av_packet_rescale_ts(p, tracks[index].timeBase.avValue, stream.pointee.time_base)
+            av_packet_rescale_ts(p, inputTimeBases[index], stream.pointee.time_base)
         }
         p.pointee.stream_index = stream.pointee.index
         if let pts = MediaTime(ffmpeg: p.pointee.pts, timeBase: Rational(stream.pointee.time_base)) {

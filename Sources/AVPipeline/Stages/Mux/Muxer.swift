@@ -115,7 +115,7 @@ public final class Muxer {
     where Upstream.Buffer == EncodedAudioPacket<C> {
         let format = source.outputFormat
         return try add(MuxTrack(kind: .audio, label: label ?? "audio track \(tracks.count + 1)",
-                                source: AudioMuxSource(source), parameters: format.parameters, timeBase: format.timeBase,
+                                source: MuxSource(source), parameters: format.parameters, timeBase: format.timeBase,
                                 metadata: options.keepsTrackMetadata ? format.metadata : [:]))
     }
 
@@ -134,7 +134,7 @@ public final class Muxer {
         }
         let format = source.outputFormat
         return try add(MuxTrack(kind: .video, label: label ?? "video track \(tracks.count + 1)",
-                                source: VideoMuxSource(source), parameters: format.parameters, timeBase: format.timeBase,
+                                source: MuxSource(source), parameters: format.parameters, timeBase: format.timeBase,
                                 fallbackFrameRate: fallbackFrameRate, forcedFrameRate: frameRate, declaredFrameRate: format.frameRate,
                                 metadata: options.keepsTrackMetadata ? format.metadata : [:],
                                 displayMatrix: format.displayMatrix))
@@ -147,7 +147,7 @@ public final class Muxer {
     where Upstream.Buffer == EncodedSubtitlePacket {
         let format = source.outputFormat
         return try add(MuxTrack(kind: .subtitle, label: label ?? "subtitle track \(tracks.count + 1)",
-                                source: SubtitleMuxSource(source), parameters: format.parameters, timeBase: format.timeBase,
+                                source: MuxSource(source), parameters: format.parameters, timeBase: format.timeBase,
                                 metadata: options.keepsTrackMetadata ? format.metadata : [:]))
     }
 
@@ -210,9 +210,12 @@ public final class Muxer {
         let clock = ContinuousClock()
         let start = clock.now
         var firstTime: MediaTime?
+        let tracks = tracks, realtime = options.realtime  // read once, not per packet
         while let (index, time, packet) = queue.popEarliest() {
-            try checkCancellation()
-            if options.realtime {
+            let track = tracks[index]
+            // An immediate input checks for cancellation on every pull already.
+            if !track.isImmediate { try checkCancellation() }
+            if realtime {
                 let origin = firstTime ?? time
                 firstTime = origin
                 let due = start + .microseconds(MediaTime(value: time.converted(to: Rational(1, 1_000_000)).value
@@ -224,8 +227,10 @@ public final class Muxer {
             }
             try writer.write(packet, track: index)
             if let progress, let position = writer.position { progress(position) }
-            if let next = try await nextPacket(of: index) {
-                queue.put(next, at: Self.decodeTime(next, tracks[index]), input: index)
+            // A copy job's inputs are pulled without suspending (see ImmediatePacketSource).
+            let next = track.isImmediate ? onTimeline(try track.nextImmediately(), of: index) : try await nextPacket(of: index)
+            if let next {
+                queue.put(next, at: Self.decodeTime(next, track), input: index)
             }
         }
         try checkCancellation()
@@ -233,7 +238,12 @@ public final class Muxer {
 
     /// Track `index`'s next packet, moved onto the output's timeline.
     private func nextPacket(of index: Int) async throws -> Packet? {
-        guard let packet = try await tracks[index].next() else { return nil }
+        onTimeline(try await tracks[index].next(), of: index)
+    }
+
+    /// `packet` of track `index` moved onto the output's timeline.
+    private func onTimeline(_ packet: Packet?, of index: Int) -> Packet? {
+        guard let packet else { return nil }
         if let origin, origin.value != 0 {
             let ticks = originTicks[index] ?? origin.converted(to: tracks[index].timeBase).value
             originTicks[index] = ticks
@@ -242,8 +252,10 @@ public final class Muxer {
         return packet
     }
 
+    // Per-packet state, `@exclusivity(unchecked)`: one task drives this object at a time, and the
+    // runtime's access checks (~80 instructions each) were a tenth of a copy job's own work.
     /// `origin` in each track's time base, worked out on its first packet.
-    private var originTicks: [Int: Int64] = [:]
+    @exclusivity(unchecked) private var originTicks: [Int: Int64] = [:]
 
     private func shift(_ packet: Packet, back ticks: Int64) {
         let p = packet.pointer
