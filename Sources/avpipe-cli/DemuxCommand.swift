@@ -105,7 +105,7 @@ enum AudioOutput {
     static func write(_ demuxer: Demuxer, source: AudioCodecNarrowing<DemuxedAudioTrack, AAC>, to path: String,
                       overwrite: Bool, showsProgress: Bool) async throws {
         let progress = ProgressLine(total: demuxer.info.duration, enabled: showsProgress && isTerminal(2))
-        let summary = try await source.writeADTS(to: path, overwrite: overwrite, progress: progress.update)
+        let summary = try await source.writeADTS(to: path, overwrite: overwrite, progress: progress.updates)
         progress.finish(at: summary.duration)
     }
 }
@@ -138,7 +138,7 @@ enum VideoOutput {
 
     static func write(_ demuxer: Demuxer, source: DemuxedVideoTrack, to path: String, overwrite: Bool) async throws {
         let progress = ProgressLine(total: demuxer.info.duration)
-        let summary = try await source.annexB().writeRawVideo(to: path, overwrite: overwrite, progress: progress.update)
+        let summary = try await source.annexB().writeRawVideo(to: path, overwrite: overwrite, progress: progress.updates)
         progress.finish(at: summary.duration)
     }
 }

@@ -74,7 +74,7 @@ struct Mux: AsyncParsableCommand {
             if let (path, demuxer) = audioSource { try muxer.addAudio(try demuxer.audioTrack(), label: path) }
             let total = [videoSource?.demuxer.info.duration, audioSource?.demuxer.info.duration].compactMap { $0 }.max()
             let progress = ProgressLine(total: total)
-            let summary = try await muxer.run(progress: SegmentAllocation.progress(for: muxer.container, progress.update))
+            let summary = try await muxer.run(progress: SegmentAllocation.progress(for: muxer.container, progress.updates))
             progress.finish(at: summary.duration)
             if let (path, demuxer) = videoSource { reportTruncations(demuxer.truncations, input: path) }
             if let (path, demuxer) = audioSource, audioSource?.demuxer !== videoSource?.demuxer {

@@ -32,6 +32,9 @@ final class ProgressLine {
         lastDraw = start
     }
 
+    /// `update`, or nil when the line is not shown: the pipeline then makes no call per packet.
+    var updates: ((MediaTime) -> Void)? { enabled ? update : nil }
+
     func update(_ position: MediaTime) {
         guard enabled, clock.now - lastDraw >= .milliseconds(100) else { return }
         lastDraw = clock.now

@@ -103,7 +103,7 @@ struct CopyJob: Sendable {
             printNotice("\(container.rawValue.uppercased()) cannot hold these subtitles as they are; converted: \(plan.conversionsText.joined(separator: "; "))")
         }
         let progress = ProgressLine(total: demuxer.info.duration)
-        let summary = try await muxer.run(progress: SegmentAllocation.progress(for: container, progress.update))
+        let summary = try await muxer.run(progress: SegmentAllocation.progress(for: container, progress.updates))
         progress.finish(at: summary.duration)
         reportTruncations(demuxer.truncations, input: input)
     }

@@ -7,16 +7,24 @@ func ffmpegErrorText(_ code: Int32) -> String {
     }
 }
 
-let averrorEAGAIN = avp_error_eagain()
-let averrorEOF = avp_error_eof()
+// Computed, not stored: a global `let` costs a `swift_once` check on every read (per packet).
+var averrorEAGAIN: Int32 { avp_error_eagain() }
+var averrorEOF: Int32 { avp_error_eof() }
 
 /// The one place a negative FFmpeg return code becomes a typed error naming the failed call.
 /// Callers that treat EAGAIN/EOF as control flow test for them before calling this.
-@discardableResult
+/// Inlined, so that the success test costs a comparison where it runs once a packet; the error is
+/// built out of line.
+@discardableResult @inline(__always)
 func check(_ code: Int32, _ call: StaticString) throws(AVPipelineError) -> Int32 {
     guard code < 0 else { return code }
-    if code == avp_error_enomem() { throw .outOfMemory }
-    throw .ffmpeg(call: "\(call)", code: code, message: ffmpegErrorText(code))
+    throw ffmpegError(code, call)
+}
+
+@inline(never)
+private func ffmpegError(_ code: Int32, _ call: StaticString) -> AVPipelineError {
+    if code == avp_error_enomem() { return .outOfMemory }
+    return .ffmpeg(call: "\(call)", code: code, message: ffmpegErrorText(code))
 }
 
 /// An FFmpeg allocator returned NULL: the only failure those calls have.

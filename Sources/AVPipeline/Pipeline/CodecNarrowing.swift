@@ -25,7 +25,9 @@ where Upstream.Buffer == EncodedAudioPacket<AnyAudioCodec> {
     }
 
     var isImmediate: Bool { onDemandTrack != nil }
-    func nextPacketImmediately() throws(AVPipelineError) -> PulledPacket? { try onDemandTrack?.nextPacketImmediately() }
+    func nextPacketImmediately(reusing blank: Packet?) throws(AVPipelineError) -> PulledPacket? {
+        try onDemandTrack?.nextPacketImmediately(reusing: blank)
+    }
 }
 
 /// The video counterpart of `AudioCodecNarrowing`.
@@ -53,7 +55,9 @@ where Upstream.Buffer == EncodedVideoPacket<AnyVideoCodec> {
     }
 
     var isImmediate: Bool { onDemandTrack != nil }
-    func nextPacketImmediately() throws(AVPipelineError) -> PulledPacket? { try onDemandTrack?.nextPacketImmediately() }
+    func nextPacketImmediately(reusing blank: Packet?) throws(AVPipelineError) -> PulledPacket? {
+        try onDemandTrack?.nextPacketImmediately(reusing: blank)
+    }
 }
 
 extension SampleSource where Buffer == EncodedAudioPacket<AnyAudioCodec> {

@@ -48,6 +48,32 @@ import TestSupport
         #expect(joined == (try Self.bytes(reference)))
     }
 
+    /// Given the owner of the packet it pulled last, an immediate chain reads and converts the next
+    /// packet into it: after the first pull, no owner is made. The bytes stay ffmpeg's, so nothing
+    /// of a previous packet survives in a reused owner.
+    @Test func immediatePullsFillTheOwnerTheyAreGiven() async throws {
+        let folder = TemporaryDirectory()
+        let input = try DemuxMedia.movie(folder.file("in.mp4"), seconds: 2)
+        let reference = folder.file("ffmpeg.h264")
+        try Self.ffmpegAnnexB(input, reference)
+
+        let converter = try Demuxer(path: input).videoTrack().annexB()
+        var blank: Packet?
+        var joined = Data(), pulls = 0, reused = 0
+        while true {
+            let given = blank.take()
+            guard let pulled = try converter.nextPacketImmediately(reusing: given) else { break }
+            if let given, pulled.packet === given { reused += 1 }
+            pulled.packet.withUnsafeBytes { joined.append(contentsOf: $0) }
+            pulled.packet.unref()  // what a writer does once it has written it
+            blank = pulled.packet
+            pulls += 1
+        }
+        #expect(pulls == (try Probe.packets(input, stream: "v:0").count))
+        #expect(reused == pulls - 1)
+        #expect(joined == (try Self.bytes(reference)))
+    }
+
     /// A seek asked mid-way reaches the converted stream: its next packet carries the mark and
     /// is a keyframe; the one after carries none.
     @Test func aSeekMarkPassesThroughAnImmediateConversion() async throws {

@@ -48,7 +48,7 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
     }
 
     public func next() async throws -> EncodedVideoPacket<C>? {
-        if immediateUpstream != nil { return try nextPacketImmediately().map(typed) }
+        if immediateUpstream != nil { return try nextPacketImmediately(reusing: nil).map(typed) }
         try checkCancellation()
         guard let filter else { return try await upstream.next() }
         while true {
@@ -61,13 +61,15 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
 
     var isImmediate: Bool { immediateUpstream != nil }
 
-    func nextPacketImmediately() throws(AVPipelineError) -> PulledPacket? {
+    func nextPacketImmediately(reusing blank: Packet?) throws(AVPipelineError) -> PulledPacket? {
         guard let immediateUpstream else { preconditionFailure("pulled immediately, but the upstream is not immediate") }
-        guard let filter else { return try immediateUpstream.nextPacketImmediately() }
+        guard let filter else { return try immediateUpstream.nextPacketImmediately(reusing: blank) }
+        // The filter's outputs go into the owners its inputs came in, so `blank` is passed upstream.
+        var blank = blank
         while true {
             switch try step(filter) {
             case .output(let pulled): return pulled
-            case .needsInput: try supply(try immediateUpstream.nextPacketImmediately(), to: filter)
+            case .needsInput: try supply(try immediateUpstream.nextPacketImmediately(reusing: blank.take()), to: filter)
             }
         }
     }

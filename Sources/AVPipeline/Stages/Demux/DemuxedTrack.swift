@@ -79,12 +79,13 @@ final class DemuxedTrackCore {
         }
     }
 
-    /// `next()` when `readsOnDemand`.
-    func nextOnDemand() throws(AVPipelineError) -> PulledPacket? {
+    /// `next()` when `readsOnDemand`; the packet is read into `blank` when given (see
+    /// `ImmediatePacketSource.nextPacketImmediately(reusing:)`).
+    func nextOnDemand(reusing blank: Packet? = nil) throws(AVPipelineError) -> PulledPacket? {
         do {
             let mark = try prepareToPull()
             if finished { return nil }
-            return ended(try reader?.nextPacket(), mark: mark)
+            return ended(try reader?.nextPacket(reusing: blank), mark: mark)
         } catch {
             throw failed(error)
         }
@@ -197,7 +198,9 @@ public final class DemuxedAudioTrack: SampleSource, ImmediatePacketSource {
     }
 
     var isImmediate: Bool { core.readsOnDemand }
-    func nextPacketImmediately() throws(AVPipelineError) -> PulledPacket? { try core.nextOnDemand() }
+    func nextPacketImmediately(reusing blank: Packet?) throws(AVPipelineError) -> PulledPacket? {
+        try core.nextOnDemand(reusing: blank)
+    }
 }
 
 /// One video track of a demuxed file: a pull source of its encoded packets, tagged with their NAL
@@ -237,7 +240,9 @@ public final class DemuxedVideoTrack: SampleSource, ImmediatePacketSource {
     }
 
     var isImmediate: Bool { core.readsOnDemand }
-    func nextPacketImmediately() throws(AVPipelineError) -> PulledPacket? { try core.nextOnDemand() }
+    func nextPacketImmediately(reusing blank: Packet?) throws(AVPipelineError) -> PulledPacket? {
+        try core.nextOnDemand(reusing: blank)
+    }
 }
 
 extension NALFraming {

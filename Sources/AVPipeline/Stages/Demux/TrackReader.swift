@@ -201,11 +201,12 @@ final class TrackReader {
         }
     }
 
-    /// The next packet of this track, read now on the calling task; nil at the end (after checking
-    /// the track is complete).
-    func nextPacket() throws(AVPipelineError) -> Packet? {
+    /// The next packet of this track, read now on the calling task (into `blank`, a blank owner
+    /// nobody else holds, when given); nil at the end (after checking the track is complete).
+    func nextPacket(reusing blank: Packet? = nil) throws(AVPipelineError) -> Packet? {
         if interrupt.isRaised { throw .cancelled }
-        let packet = try Packet()
+        let packet: Packet
+        if let blank { packet = blank } else { packet = try Packet() }
         guard try readPacket(into: packet) else {
             try verifyComplete()
             counters.reachedEnd.store(true, ordering: .relaxed)

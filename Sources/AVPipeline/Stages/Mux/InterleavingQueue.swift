@@ -27,15 +27,15 @@ struct InterleavingQueue<Element> {
     /// Takes the waiting packet with the earliest time; ties go to the lower input index, so the
     /// order is deterministic.
     mutating func popEarliest() -> (input: Int, time: MediaTime, element: Element)? {
-        var best: Int?
+        var best: (index: Int, time: MediaTime)?
         for index in heads.indices {
-            guard let head = heads[index] else { continue }
-            if let current = best, let currentHead = heads[current], !(head.time < currentHead.time) { continue }
-            best = index
+            guard let time = heads[index]?.time else { continue }
+            if let current = best, !(time < current.time) { continue }
+            best = (index, time)
         }
-        guard let best, let head = heads[best] else { return nil }
-        heads[best] = nil
+        // Moved out, not copied: for a packet owner a copy is a retain and a release.
+        guard let best, let head = heads[best.index].take() else { return nil }
         count -= 1
-        return (best, head.time, head.element)
+        return (best.index, best.time, head.element)
     }
 }

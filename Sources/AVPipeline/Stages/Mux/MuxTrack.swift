@@ -82,7 +82,7 @@ final class MuxTrack {
         if let first, codecID == AV_CODEC_ID_AAC, Self.startsWithADTSSync(first) {
             let filter = try BitstreamFilter(name: "aac_adtstoasc", parameters: inputParameters, timeBase: inputTimeBase)
             self.filter = filter
-            try supply(first)
+            try supply(first, filter: filter)
             let filtered = try await nextUntimed()
             // aac_adtstoasc hands the AudioSpecificConfig over as side data of its first packet;
             // the stream needs it before the header is written (a fragmented moov comes first).
@@ -117,22 +117,26 @@ final class MuxTrack {
     /// Whether `nextImmediately()` may be called: the input is an immediate packet source.
     var isImmediate: Bool { immediate != nil }
 
-    /// `next()` without suspending, when `isImmediate`: the copy jobs' per-packet path.
-    func nextImmediately() throws -> Packet? {
+    /// `next()` without suspending, when `isImmediate`: the copy jobs' per-packet path. `blank` is
+    /// an owner the caller is done with, for the input to read into (see `ImmediatePacketSource`).
+    func nextImmediately(reusing blank: Packet?) throws -> Packet? {
         guard let immediate else { preconditionFailure("pulled immediately, but the input is not immediate") }
+        let filter = filter  // read once: each read of the stored reference retains it
+        var blank = blank
         while true {
-            switch try step() {
+            switch try step(filter) {
             case .output(let packet): return try timed(packet)
-            case .needsInput: try supply(try immediate.nextPacketImmediately()?.packet)
+            case .needsInput: try supply(try immediate.nextPacketImmediately(reusing: blank.take())?.packet, filter: filter)
             }
         }
     }
 
     private func nextUntimed() async throws -> Packet? {
+        let filter = filter
         while true {
-            switch try step() {
+            switch try step(filter) {
             case .output(let packet): return packet
-            case .needsInput: try supply(try await source.nextPacket())
+            case .needsInput: try supply(try await source.nextPacket(), filter: filter)
             }
         }
     }
@@ -147,31 +151,31 @@ final class MuxTrack {
     private enum Step { case output(Packet?), needsInput }
 
     /// The next packet from what this track holds, or `.needsInput` when it must pull first.
-    private func step() throws(AVPipelineError) -> Step {
-        if let waiting = lookahead {
-            lookahead = nil
-            return .output(waiting)
-        }
+    /// `filter` is this track's (passed in, read once per pull). Packets are moved in and out of
+    /// `lookahead` and `spare` (`take()`), not copied: a copy is a retain and a release.
+    private func step(_ filter: BitstreamFilter?) throws(AVPipelineError) -> Step {
+        if let waiting = lookahead.take() { return .output(waiting) }
         if let rawTiming {
             if let ready = try rawTiming.nextReady() { return .output(ready) }
             return upstreamEnded ? .output(nil) : .needsInput
         }
         guard let filter else { return upstreamEnded ? .output(nil) : .needsInput }
         if spare == nil && upstreamEnded { spare = try Packet() }  // what the flush gives needs an owner
-        guard let shell = spare else { return .needsInput }
+        guard let shell = spare.take() else { return .needsInput }
         switch try filter.receive(into: shell) {
         case .got:
-            spare = nil
             return .output(shell)
         case .drained:
+            spare = shell
             return .output(nil)
         case .needsInput:
+            spare = shell
             return upstreamEnded ? .output(nil) : .needsInput
         }
     }
 
     /// Hands the input's next packet (nil: its end) to whatever this track does with it.
-    private func supply(_ packet: Packet?) throws {
+    private func supply(_ packet: Packet?, filter: BitstreamFilter?) throws {
         guard let packet else {
             upstreamEnded = true
             if let rawTiming { rawTiming.finish() } else if let filter { try filter.send(nil) }
@@ -180,11 +184,11 @@ final class MuxTrack {
         if let rawTiming {
             rawTiming.add(packet)
         } else if let filter {
-            let position = MediaTime(ffmpeg: packet.pointer.pointee.pts, timeBase: inputTimeBase)
+            let pts = packet.pointer.pointee.pts  // the packet is blank after a failed send too
             do {
                 try filter.send(packet)
             } catch {
-                throw AVPipelineError.invalidData(path: label, position: position,
+                throw AVPipelineError.invalidData(path: label, position: MediaTime(ffmpeg: pts, timeBase: inputTimeBase),
                                                   reason: "not a valid ADTS frame (aac_adtstoasc: \(error))")
             }
             spare = packet

@@ -228,7 +228,9 @@ public final class Muxer {
             try writer.write(packet, track: index)
             if let progress, let position = writer.position { progress(position) }
             // A copy job's inputs are pulled without suspending (see ImmediatePacketSource).
-            let next = track.isImmediate ? onTimeline(try track.nextImmediately(), of: index) : try await nextPacket(of: index)
+            // The written packet's owner, left blank by the writer, receives the track's next one.
+            let next = track.isImmediate ? onTimeline(try track.nextImmediately(reusing: packet), of: index)
+                                         : try await nextPacket(of: index)
             if let next {
                 queue.put(next, at: Self.decodeTime(next, track), input: index)
             }

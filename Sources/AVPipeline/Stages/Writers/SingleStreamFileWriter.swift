@@ -104,9 +104,12 @@ func drain<Upstream: SampleSource>(
     _ upstream: Upstream, into writer: SingleStreamFileWriter, progress: ((MediaTime) -> Void)?
 ) async throws -> WriteSummary where Upstream.Buffer: PacketBacked {
     if let immediate = upstream.immediatePackets {
-        while let pulled = try immediate.nextPacketImmediately() {
+        // Each written packet's owner, left blank by the writer, receives the next one.
+        var blank: Packet?
+        while let pulled = try immediate.nextPacketImmediately(reusing: blank.take()) {
             try writer.write(pulled.packet)
             if let progress, let position = writer.position { progress(position) }
+            blank = pulled.packet
         }
     } else {
         while let buffer = try await upstream.next() {
