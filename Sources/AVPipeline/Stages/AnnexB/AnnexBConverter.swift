@@ -78,24 +78,25 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
         packetType.init(packet: pulled.packet, format: sharedFormat, seekMark: pulled.mark)
     }
 
-    /// Takes the filter's next output, if it has one before it needs more input.
+    /// Takes the filter's next output, if it has one before it needs more input. The owner is moved
+    /// in and out of `shell` (`take()`), not copied: a copy is a retain and a release.
     private func step(_ filter: BitstreamFilter) throws(AVPipelineError) -> AnnexBStep {
         if shell == nil && upstreamEnded { shell = try Packet() }  // what the flush gives needs an owner
-        guard let shell else { return .needsInput }
-        switch try filter.receive(into: shell) {
+        guard let owner = shell.take() else { return .needsInput }
+        switch try filter.receive(into: owner) {
         case .got:
-            self.shell = nil
-            defer { pendingMark = nil }
-            return .output(PulledPacket(packet: shell, mark: pendingMark))
+            return .output(PulledPacket(packet: owner, mark: pendingMark.take()))
         case .drained:
+            shell = owner
             return .output(nil)
         case .needsInput:
+            shell = owner
             return upstreamEnded ? .output(nil) : .needsInput
         }
     }
 
     /// Gives the filter the upstream's next packet, or tells it the input ended (`nil`).
-    private func supply(_ input: PulledPacket?, to filter: BitstreamFilter) throws(AVPipelineError) {
+    private func supply(_ input: consuming PulledPacket?, to filter: BitstreamFilter) throws(AVPipelineError) {
         guard let input else {
             upstreamEnded = true
             try filter.send(nil)
