@@ -162,7 +162,8 @@ import TestSupport
 
     /// The hls muxer's segment names are a template without an escape, and players read them as
     /// URIs: a '%' in the playlist's name, or a placeholder in its folder, is refused before
-    /// anything is written; any other '%' in the folder works.
+    /// anything is written; any other '%' in the folder works. So are '#' and '?' (a fragment and
+    /// a query in a URI: served over HTTP, ffmpeg fetches segment "a#b0.ts" as "a" and fails).
     @Test func aPercentSignIsRefusedWhereItCannotBeWritten() throws {
         let folder = TemporaryDirectory()
         let input = try Self.source(folder)
@@ -171,6 +172,10 @@ import TestSupport
         for playlist in ["a%d/100%.m3u8", "a%d/p.m3u8", "b%v/p.m3u8", "50%/100%.m3u8"] {
             let run = try avpipe(["hls", input, "--out", folder.file(playlist)])
             #expect(run.status == 64 && (run.stderrText.contains("'%'") || run.stderrText.contains("placeholders")), "\(playlist): \(run.status) \(run.stderrText)")
+        }
+        for playlist in ["a#b.m3u8", "c?d.m3u8", "line\nbreak.m3u8"] {
+            let run = try avpipe(["hls", input, "--out", folder.file(playlist)])
+            #expect(run.status == 64 && run.stderrText.contains("players read their names as URIs"), "\(playlist): \(run.status) \(run.stderrText)")
         }
         #expect(FolderSnapshot(folder.path) == before, "nothing left behind")
         let run = try avpipe(["hls", input, "--out", folder.file("50%/p.m3u8"), "--segment", "4"])

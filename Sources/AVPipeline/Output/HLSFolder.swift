@@ -36,11 +36,13 @@ final class HLSFolder {
         let stem = String(name.dropLast(5))
         let folder = AtomicOutputFile.folder(of: playlistPath)
         // The playlist lists the segments by name, and players read those as URIs, where '%'
-        // starts an escape (GStreamer's hlsdemux fails on "50%off0.ts"); the muxer writes them
-        // unescaped.
-        guard !stem.contains("%") else {
+        // starts an escape (GStreamer's hlsdemux fails on "50%off0.ts"), '#' a fragment and '?'
+        // a query (served over HTTP, "a#b0.ts" is fetched as "a"); the muxer writes them
+        // unescaped. A control character (a newline) would break the playlist's lines.
+        if let bad = stem.first(where: { "%#?".contains($0) || ($0.asciiValue ?? 0x20) < 0x20 }) {
+            let shown = bad.asciiValue.map { $0 < 0x20 ? "a control character" : "'\(bad)'" } ?? "'\(bad)'"
             throw .invalidOption(name: "playlist", value: playlistPath,
-                                 reason: "a '%' in the name is not allowed: the segments are named after it and players read their names as URIs")
+                                 reason: "\(shown) in the name is not allowed: the segments are named after it and players read their names as URIs")
         }
         guard Self.templatePlaceholders("\(folder)/%d") == 1, !folder.lowercased().contains("%v") else {
             throw .invalidOption(name: "playlist", value: playlistPath,
