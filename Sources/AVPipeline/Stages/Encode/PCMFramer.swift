@@ -18,7 +18,7 @@ final class PCMFramer<Upstream: SampleSource> where Upstream.Buffer == PCMBuffer
         self.format = format
         self.frameSize = frameSize
         let input = upstream.outputFormat
-        resampler = input == format ? nil : try Resampler(from: input, to: format)
+        resampler = Self.sameSamples(input, format) ? nil : try Resampler(from: input, to: format)
         fifo = try AudioFIFO(format: format, initialCapacity: frameSize * 4)
     }
 
@@ -68,6 +68,16 @@ final class PCMFramer<Upstream: SampleSource> where Upstream.Buffer == PCMBuffer
         frame.pointer.pointee.pts = pts
         nextPTS = pts + Int64(frame.sampleCount)
         return frame
+    }
+
+    /// Whether `input` needs no conversion to `format`: the same samples, or channels in no stated
+    /// order (a plain WAV's) where `format` has as many in FFmpeg's default order, which is what
+    /// ffmpeg takes them to be. Converting only the label would copy every sample once more (a
+    /// third of an encode's work outside the encoder).
+    private static func sameSamples(_ input: AudioFormat, _ format: AudioFormat) -> Bool {
+        guard input.sampleFormat == format.sampleFormat, input.sampleRate == format.sampleRate else { return false }
+        return input.channelLayout == format.channelLayout
+            || (input.channelLayout.mask == nil && input.channelLayout.specified == format.channelLayout)
     }
 
     /// A reusable conversion buffer holding at least `capacity` frames.
