@@ -40,7 +40,7 @@ final class HLSFolder {
         // a query (served over HTTP, "a#b0.ts" is fetched as "a"); the muxer writes them
         // unescaped. A control character (a newline) would break the playlist's lines.
         if let bad = stem.first(where: { "%#?".contains($0) || ($0.asciiValue ?? 0x20) < 0x20 }) {
-            let shown = bad.asciiValue.map { $0 < 0x20 ? "a control character" : "'\(bad)'" } ?? "'\(bad)'"
+            let shown = "%#?".contains(bad) ? "'\(bad)'" : "a control character"
             throw .invalidOption(name: "playlist", value: playlistPath,
                                  reason: "\(shown) in the name is not allowed: the segments are named after it and players read their names as URIs")
         }

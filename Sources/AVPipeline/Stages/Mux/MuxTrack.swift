@@ -184,7 +184,7 @@ final class MuxTrack {
         if let rawTiming {
             rawTiming.add(packet)
         } else if let filter {
-            let pts = packet.pointer.pointee.pts  // the packet is blank after a failed send too
+            let pts = packet.pointer.pointee.pts  // read first: a sent packet's contents move into the filter
             do {
                 try filter.send(packet)
             } catch {
