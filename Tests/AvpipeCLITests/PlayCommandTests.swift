@@ -36,36 +36,49 @@ import TestSupport
         #expect(devices.status == 0)
         #expect(!devices.stdoutText.isEmpty, "the null sink is listed")
 
-        let recording = folder.file("rec.raw")
-        let recorder = try server.record(to: recording)
-        try await Task.sleep(for: .milliseconds(300))
-        let play = try Subprocess.run(Locations.avpipe, ["play", source], environment: server.environment)
-        // parec writes what the monitor gives it with some delay, more on a loaded machine; it is
-        // killed (losing what it has not written), so it gets time to catch up first.
-        try await Task.sleep(for: .milliseconds(1000))
-        server.stopRecording(recorder)
-        #expect(play.status == 0, "\(play.stderrText)")
-
-        let recorded = SignalAnalysis.deinterleaveS16(try fileBytes(recording), channels: 2)
         let reference = SignalAnalysis.deinterleaveS16(try Subprocess.run("ffmpeg", ["-v", "error", "-i", source, "-f", "s16le", "-"]).stdout.map { $0 },
                                              channels: 2)
-        let heard = try #require(SignalAnalysis.audibleRange(recorded[0]), "the recording is silent")
         let expected = try #require(SignalAnalysis.audibleRange(reference[0]))
-        let heardSeconds = Double(heard.count) / 44_100, expectedSeconds = Double(expected.count) / 44_100
-        // Nothing cut; on a starved machine the device may have played silence while it waited for
-        // audio (counted underruns), which stretches what is heard a little.
-        #expect(heardSeconds >= expectedSeconds - 0.15 && heardSeconds <= expectedSeconds + 0.5,
-                "heard \(heardSeconds) s, expected \(expectedSeconds) s")
-        let middle = heard.lowerBound + 4410
-        #expect(abs(SignalAnalysis.dominantFrequency(recorded[0], sampleRate: 44_100, start: middle) - 440) <= 10)
-        #expect(abs(SignalAnalysis.dominantFrequency(recorded[1], sampleRate: 44_100, start: middle) - 1000) <= 10)
-        // Align on the first audible sample, then compare a second of shape.
-        for channel in 0..<2 {
+        let expectedSeconds = Double(expected.count) / 44_100
+        // A real-time recording on a machine busy with the other tests can catch a scheduling gap
+        // (the device waiting for the server): a mismatch is played once more before it counts.
+        // A fault of ours shows in both attempts.
+        for attempt in 1...2 {
+            let recording = folder.file("rec-\(attempt).raw")
+            let recorder = try server.record(to: recording)
+            try await Task.sleep(for: .milliseconds(300))
+            let play = try Subprocess.run(Locations.avpipe, ["play", source], environment: server.environment)
+            // parec writes what the monitor gives it with some delay, more on a loaded machine; it is
+            // killed (losing what it has not written), so it gets time to catch up first.
+            try await Task.sleep(for: .milliseconds(1000))
+            server.stopRecording(recorder)
+            #expect(play.status == 0, "\(play.stderrText)")
+
+            let recorded = SignalAnalysis.deinterleaveS16(try fileBytes(recording), channels: 2)
+            let heard = try #require(SignalAnalysis.audibleRange(recorded[0]), "the recording is silent")
+            let heardSeconds = Double(heard.count) / 44_100
+            // Align on the first audible sample, then compare a second of shape.
             let offset = heard.lowerBound - expected.lowerBound
-            let correlation = SignalAnalysis.normalizedCrossCorrelation(reference[channel], recorded[channel],
-                                                                     start: expected.lowerBound + 2205, length: 22_050,
-                                                                     lags: (offset - 64)...(offset + 64))
-            #expect(correlation >= 0.9, "channel \(channel): correlation \(correlation)")
+            let correlations = (0..<2).map { channel in
+                SignalAnalysis.normalizedCrossCorrelation(reference[channel], recorded[channel],
+                                                         start: expected.lowerBound + 2205, length: 22_050,
+                                                         lags: (offset - 64)...(offset + 64))
+            }
+            // Nothing cut; on a starved machine the device may have played silence while it waited for
+            // audio (counted underruns), which stretches what is heard a little.
+            let lengthMatches = heardSeconds >= expectedSeconds - 0.15 && heardSeconds <= expectedSeconds + 0.5
+            if attempt == 1 && (!lengthMatches || correlations.contains { $0 < 0.9 }) {
+                print("notice: the real-time recording does not match (heard \(heardSeconds) s, correlations \(correlations)); playing once more")
+                continue
+            }
+            #expect(lengthMatches, "heard \(heardSeconds) s, expected \(expectedSeconds) s")
+            let middle = heard.lowerBound + 4410
+            #expect(abs(SignalAnalysis.dominantFrequency(recorded[0], sampleRate: 44_100, start: middle) - 440) <= 10)
+            #expect(abs(SignalAnalysis.dominantFrequency(recorded[1], sampleRate: 44_100, start: middle) - 1000) <= 10)
+            for (channel, correlation) in correlations.enumerated() {
+                #expect(correlation >= 0.9, "channel \(channel): correlation \(correlation)")
+            }
+            break
         }
     }
 }
