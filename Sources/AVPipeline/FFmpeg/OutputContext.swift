@@ -52,10 +52,22 @@ final class OutputContext {
     func addStream(parameters: CodecParameters, timeBase: Rational) throws(AVPipelineError) -> UnsafeMutablePointer<AVStream> {
         let stream = try allocated(avformat_new_stream(pointer, nil))
         try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters.pointer), "avcodec_parameters_copy")
-        stream.pointee.codecpar.pointee.codec_tag = 0
+        if !takesCodecTag(of: parameters.pointer) { stream.pointee.codecpar.pointee.codec_tag = 0 }
         avp_codecpar_guess_channel_layout(stream.pointee.codecpar)
         stream.pointee.time_base = timeBase.avValue
         return stream
+    }
+
+    /// Whether the input's codec tag can go into this container as it is (HEVC's `hvc1` stays
+    /// `hvc1` rather than becoming the muxer's default `hev1`), by ffmpeg's stream-copy rule: the
+    /// muxer has no tag table, or its table maps the tag to this codec, or it has no tag for this
+    /// codec at all. Any other tag would be written as it is and mislabel the stream (an AVI's
+    /// `XVID` in an MP4), so the muxer then picks its own.
+    private func takesCodecTag(of parameters: UnsafePointer<AVCodecParameters>) -> Bool {
+        let tag = parameters.pointee.codec_tag, codec = parameters.pointee.codec_id
+        guard tag != 0, let tables = pointer.pointee.oformat.pointee.codec_tag else { return true }
+        var own: UInt32 = 0
+        return av_codec_get_id(tables, tag) == codec || av_codec_get_tag2(tables, codec, &own) == 0
     }
 
     /// A stream for an attached picture (`covr` in MP4/M4A): its one packet is written like any other.
