@@ -122,6 +122,20 @@ static inline int avp_stream_set_display_matrix(AVStream *stream, const int32_t 
     return 0;
 }
 
+/// Whether the Matroska muxer writes a stream's display matrix (as ProjectionPoseYaw/Roll) and the
+/// demuxer reads it back: FFmpeg 7.1 does, 5.1 drops it. Both read it from the stream's coded side
+/// data, which FFmpeg 6.1 introduced.
+static inline int avp_matroska_keeps_display_matrix(void) {
+    return LIBAVFORMAT_VERSION_INT >= AV_VERSION_INT(60, 15, 100);
+}
+
+/// Whether the hls muxer hands a stream's display matrix on to its fMP4 segments: it copies each
+/// stream's codec parameters into the segment muxer, which carry the matrix from FFmpeg 6.1 on
+/// (7.1 keeps it); in 5.1 the matrix is the AVStream's, which it does not copy.
+static inline int avp_hls_keeps_display_matrix(void) {
+    return LIBAVFORMAT_VERSION_INT >= AV_VERSION_INT(60, 15, 100);
+}
+
 /// Appends a chapter to an output context (libavformat's own helper for this is private); the
 /// context frees it. NULL when out of memory.
 static inline AVChapter *avp_add_chapter(AVFormatContext *context, int64_t id, AVRational time_base,

@@ -49,7 +49,7 @@ struct HLS: AsyncParsableCommand {
     func run() async throws {
         let options = Muxer.Options(overwrite: outputOptions.overwrite, realtime: realtime, hls: hls.options)
         let job = CopyJob(input: input, output: output, container: .hls, audio: audioTrack?.choice ?? .all,
-                          video: audioOnly ? .none : videoTrack?.choice ?? .all, subtitles: false, keepsMetadata: true,
+                          video: audioOnly ? .none : videoTrack?.choice ?? .all, subtitles: !audioOnly, keepsMetadata: true,
                           options: options, demuxerOptions: inputOptions.demuxerOptions)
         try await CommandRunner.run(logging: logging) { try await job.run() }
     }

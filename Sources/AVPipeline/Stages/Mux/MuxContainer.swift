@@ -40,13 +40,30 @@ public enum MuxContainer: String, Sendable, CaseIterable {
     /// (an MP4 there must be fragmented).
     public var streams: Bool { isMatroska || self == .ts }
 
-    /// Whether this container can hold a stream of `codec`, as libavformat's muxer says.
-    public func canHold(_ codec: Codec) -> Bool {
+    /// Whether this container can hold a stream of `codec`, as libavformat's muxer says; for HLS,
+    /// in `segments` (fMP4 segments are written by the mp4 muxer: AV1, VP9, FLAC…).
+    public func canHold(_ codec: Codec, segments: HLSOptions.Segments = .mpegts) -> Bool {
+        if self == .hls && segments == .fmp4 {
+            // The hls muxer writes subtitles only as WebVTT segments of a playlist of their own.
+            return avcodec_descriptor_get(codec.avID)?.pointee.type != AVMEDIA_TYPE_SUBTITLE && Self.mp4.canHold(codec)
+        }
         // The mpegts muxer has no codec table: it writes any other codec as private data that
         // no reader will recognise, so only the stream types it maps count.
         if self == .ts || self == .hls { return Self.transportStreamCodecs.contains(codec.avID.rawValue) }
         guard let format = av_guess_format(muxerName, nil, nil) else { return false }
         return avformat_query_codec(format, codec.avID, 0) == 1
+    }
+
+    /// Why a copy into this container (HLS: in `segments`) loses a video track's display matrix
+    /// (its rotation and mirroring) as this FFmpeg writes it; nil when the matrix is kept.
+    func displayMatrixLoss(segments: HLSOptions.Segments) -> String? {
+        switch self {
+        case .mp4, .m4a, .mov: nil
+        case .mkv, .webm: avp_matroska_keeps_display_matrix() != 0 ? nil : "this FFmpeg's Matroska muxer does not write it (FFmpeg 7's does)"
+        case .ts: "TS has no place for it"
+        case .hls where segments == .mpegts: "HLS's TS segments have no place for it (fMP4 segments, --fmp4, keep it)"
+        case .hls: avp_hls_keeps_display_matrix() != 0 ? nil : "this FFmpeg's hls muxer does not pass it on to fMP4 segments (FFmpeg 7's does)"
+        }
     }
 
     /// The codecs FFmpeg's mpegts muxer gives a stream type of their own.

@@ -49,14 +49,16 @@ final class MuxTrack {
     private let declaredFrameRate: Rational?
     @exclusivity(unchecked) private var rawTiming: RawVideoTiming?
 
-    /// Tags and display matrix the output stream gets (copied from the input's track).
+    /// Tags, display matrix and pixel shape the output stream gets (copied from the input's track).
     let metadata: [String: String]
     let displayMatrix: [Int32]?
+    let sampleAspectRatio: Rational?
 
     init(kind: Kind, label: String, source: MuxPacketSource, parameters: CodecParameters, timeBase: Rational,
          fallbackFrameRate: Rational = Rational(25, 1), forcedFrameRate: Rational? = nil, declaredFrameRate: Rational? = nil,
-         metadata: [String: String] = [:], displayMatrix: [Int32]? = nil) {
+         metadata: [String: String] = [:], displayMatrix: [Int32]? = nil, sampleAspectRatio: Rational? = nil) {
         self.kind = kind
+        self.sampleAspectRatio = sampleAspectRatio
         self.declaredFrameRate = declaredFrameRate
         self.forcedFrameRate = forcedFrameRate
         self.metadata = metadata

@@ -37,6 +37,13 @@ final class MuxWriter {
         for track in tracks {
             let stream = try context.addStream(parameters: track.parameters, timeBase: track.timeBase)
             try context.setMetadata(track.metadata, of: stream)
+            if let sar = track.sampleAspectRatio {
+                // The container's pixel shape, else the codec header's (see TrackInfo), on the
+                // stream and its parameters as ffmpeg's stream copy sets it: the mp4 muxer writes
+                // `pasp` from it, which a codec header without one (AV1) does not give.
+                stream.pointee.sample_aspect_ratio = sar.avValue
+                stream.pointee.codecpar.pointee.sample_aspect_ratio = sar.avValue
+            }
             if let matrix = track.displayMatrix {
                 try check(matrix.withUnsafeBufferPointer { avp_stream_set_display_matrix(stream, $0.baseAddress) },
                           "set display matrix")

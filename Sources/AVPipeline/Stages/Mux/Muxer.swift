@@ -137,7 +137,7 @@ public final class Muxer {
                                 source: MuxSource(source), parameters: format.parameters, timeBase: format.timeBase,
                                 fallbackFrameRate: fallbackFrameRate, forcedFrameRate: frameRate, declaredFrameRate: format.frameRate,
                                 metadata: options.keepsTrackMetadata ? format.metadata : [:],
-                                displayMatrix: format.displayMatrix))
+                                displayMatrix: format.displayMatrix, sampleAspectRatio: format.sampleAspectRatio))
     }
 
     /// Adds a subtitle stream (e.g. a `DemuxedSubtitleTrack`) as it is; returns its track index.
@@ -154,8 +154,12 @@ public final class Muxer {
 
     private func add(_ track: MuxTrack) throws -> Int {
         guard !started else { throw AVPipelineError.invalidOption(name: "track", value: track.label, reason: "the muxer is already running") }
-        guard container.canHold(Codec(track.codecID)) else {
-            throw AVPipelineError.unsupportedCodec("\(Codec(track.codecID)) cannot be stored in \(container.rawValue) (\(track.label))")
+        let codec = Codec(track.codecID), segments = options.hls.segments
+        guard container.canHold(codec, segments: segments) else {
+            if container == .hls && container.canHold(codec, segments: .fmp4) {
+                throw AVPipelineError.unsupportedCodec("\(codec) cannot be stored in HLS's MPEG-TS segments; fMP4 segments can (--fmp4) (\(track.label))")
+            }
+            throw AVPipelineError.unsupportedCodec("\(codec) cannot be stored in \(container.rawValue) (\(track.label))")
         }
         tracks.append(track)
         return tracks.count - 1
