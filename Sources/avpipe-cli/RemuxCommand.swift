@@ -80,7 +80,7 @@ struct CopyJob: Sendable {
     func run() async throws {
         let demuxer = try Demuxer(path: input, options: demuxerOptions)
         let plan = try CopyPlan(info: demuxer.info, container: container, audio: audio, video: video,
-                                subtitles: subtitles, coverArt: keepsMetadata, chapters: keepsMetadata, segments: options.hls.segments)
+                                subtitles: subtitles, coverArt: keepsMetadata, chapters: keepsMetadata, hls: options.hls)
         guard !plan.tracks.isEmpty else {
             if !plan.leftOut.isEmpty {
                 throw AVPipelineError.unsupportedFormat("nothing in '\(input)' can be copied into \(container.rawValue.uppercased()): \(plan.leftOut.joined(separator: "; "))")

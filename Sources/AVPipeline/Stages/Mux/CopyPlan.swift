@@ -23,12 +23,12 @@ public struct CopyPlan: Sendable {
     public let conversions: [Int: Codec]
 
     /// `coverArt`, `chapters`: whether the copy wants the input's cover picture (which only MP4
-    /// and M4A keep) and chapters (which MPEG-TS cannot hold). `segments`: what an HLS output's
-    /// segments are. A track that HLS's TS segments cannot hold but fMP4 segments can (AV1, VP9)
+    /// and M4A keep) and chapters (which MPEG-TS cannot hold). `hls`: how an HLS output is
+    /// written (its segments). A track that HLS's TS segments cannot hold but fMP4 segments can (AV1, VP9)
     /// is refused rather than left out: the remedy is one option away.
     public init(info: MediaInfo, container: MuxContainer, audio: Choice = .all, video: Choice = .all,
                 subtitles: Bool = true, coverArt: Bool = true, chapters: Bool = true,
-                segments: HLSOptions.Segments = .mpegts) throws(AVPipelineError) {
+                hls: HLSOptions = .init()) throws(AVPipelineError) {
         let chosen = try Self.pick(info.audioTracks, audio, kind: "audio") + Self.pick(info.videoTracks, video, kind: "video")
             + (subtitles ? info.subtitleTracks : [])
         var tracks: [TrackInfo] = []
@@ -38,9 +38,9 @@ public struct CopyPlan: Sendable {
             if chosen.contains(where: { $0.index == track.index }) {
                 if container == .hls && track.kind == .subtitle {
                     leftOut.append("\(Self.describe(track)): HLS streams carry audio and video only")
-                } else if container.canHold(track.codec, segments: segments) {
+                } else if container.canHold(track.codec, segments: hls.segments) {
                     tracks.append(track)
-                    if let loss = Self.orientationLoss(of: track, into: container, segments: segments) { leftOut.append(loss) }
+                    if let loss = Self.orientationLoss(of: track, into: container, hls: hls) { leftOut.append(loss) }
                 } else if container == .hls && container.canHold(track.codec, segments: .fmp4) {
                     throw .unsupportedCodec("\(Self.describe(track)): HLS's MPEG-TS segments cannot hold \(track.codec); fMP4 segments can (--fmp4)")
                 } else if track.kind == .subtitle, track.isTextSubtitle, let target = Self.textSubtitleCodec(of: container),
@@ -104,9 +104,9 @@ public struct CopyPlan: Sendable {
 
     /// "the rotation (90°) of video track 0 (avc1): TS has no place for it", when the copy of
     /// `track` loses how its pictures are meant to be turned.
-    static func orientationLoss(of track: TrackInfo, into container: MuxContainer, segments: HLSOptions.Segments) -> String? {
+    static func orientationLoss(of track: TrackInfo, into container: MuxContainer, hls: HLSOptions) -> String? {
         guard track.kind == .video, track.rotation != 0 || track.isMirrored,
-              let reason = container.displayMatrixLoss(segments: segments) else { return nil }
+              let reason = container.displayMatrixLoss(hls: hls) else { return nil }
         let what = [track.rotation != 0 ? "rotation (\(track.rotation)°)" : nil, track.isMirrored ? "mirroring" : nil].compactMap { $0 }
         return "the \(what.joined(separator: " and ")) of \(describe(track)): \(reason)"
     }

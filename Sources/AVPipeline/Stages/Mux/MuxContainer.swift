@@ -54,15 +54,17 @@ public enum MuxContainer: String, Sendable, CaseIterable {
         return avformat_query_codec(format, codec.avID, 0) == 1
     }
 
-    /// Why a copy into this container (HLS: in `segments`) loses a video track's display matrix
+    /// Why a copy into this container (HLS: as `hls` says) loses a video track's display matrix
     /// (its rotation and mirroring) as this FFmpeg writes it; nil when the matrix is kept.
-    func displayMatrixLoss(segments: HLSOptions.Segments) -> String? {
+    func displayMatrixLoss(hls: HLSOptions) -> String? {
         switch self {
         case .mp4, .m4a, .mov: nil
         case .mkv, .webm: avp_matroska_keeps_display_matrix() != 0 ? nil : "this FFmpeg's Matroska muxer does not write it (FFmpeg 7's does)"
         case .ts: "TS has no place for it"
-        case .hls where segments == .mpegts: "HLS's TS segments have no place for it (fMP4 segments, --fmp4, keep it)"
-        case .hls: avp_hls_keeps_display_matrix() != 0 ? nil : "this FFmpeg's hls muxer does not pass it on to fMP4 segments (FFmpeg 7's does)"
+        case .hls where hls.segments == .mpegts: "HLS's TS segments have no place for it (fMP4 segments, --fmp4, keep it)"
+        // Written into a VOD stream's init segment when the hls muxer drops it (see Muxer).
+        case .hls: avp_hls_keeps_display_matrix() != 0 || !hls.live ? nil
+                   : "this FFmpeg's hls muxer does not pass it on to fMP4 segments, and a live stream's are published as written (FFmpeg 7 keeps it)"
         }
     }
 

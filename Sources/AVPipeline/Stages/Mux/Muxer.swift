@@ -203,6 +203,7 @@ public final class Muxer {
         }
         try writer.finish()
         try target.verify(payloadBytes: writer.payloadBytes)
+        try keepDisplayMatricesInInitSegment()
         try tagGapless(writer)
         try target.commit()
         return writer.summary(path: path, highWaterMark: queue.highWaterMark)
@@ -284,6 +285,20 @@ public final class Muxer {
         }
         origin = (origin ?? MediaTime(value: 0, timeBase: earliest.timeBase)) + earliest
         originTicks.removeAll()
+    }
+
+    /// FFmpeg 5.1's hls muxer drops the video tracks' display matrices on their way to the fMP4
+    /// segments (see `TrackHeaderMatrix`): a VOD stream's init segment, not yet published, gets
+    /// them written in. A live stream's is read as soon as it is written, so it goes without
+    /// (`CopyPlan` names the loss).
+    private func keepDisplayMatricesInInitSegment() throws(AVPipelineError) {
+        guard case .stream(let folder) = target, !folder.live, options.hls.segments == .fmp4,
+              avp_hls_keeps_display_matrix() == 0 else { return }
+        for (index, track) in tracks.enumerated() {
+            if let matrix = track.displayMatrix {
+                try TrackHeaderMatrix.write(matrix, track: index, intoFileAt: "\(folder.writingFolder)/\(folder.initName)")
+            }
+        }
     }
 
     /// MP4 and M4A keep a cover in their `covr` tag; MOV and Matroska have no such place.
