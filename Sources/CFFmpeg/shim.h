@@ -123,8 +123,8 @@ static inline int avp_stream_set_display_matrix(AVStream *stream, const int32_t 
 }
 
 /// Whether the Matroska muxer writes a stream's display matrix (as ProjectionPoseYaw/Roll) and the
-/// demuxer reads it back: FFmpeg 7.1 does, 5.1 drops it. Both read it from the stream's coded side
-/// data, which FFmpeg 6.1 introduced.
+/// demuxer reads it back: FFmpeg 7.1 does, 5.1 drops it (measured with ffmpeg -c copy). Releases in
+/// between were not measured: 6.1, where the matrix moved into the codec parameters, is taken.
 static inline int avp_matroska_keeps_display_matrix(void) {
     return LIBAVFORMAT_VERSION_INT >= AV_VERSION_INT(60, 15, 100);
 }
