@@ -70,6 +70,9 @@ struct Mux: AsyncParsableCommand {
             let starts = [videoTrack, audioTrack].compactMap { $0 }.map { $0.startTime ?? MediaTime(value: 0, timeBase: $0.timeBase) }
             options.timelineOrigin = starts.min()
             let muxer = try Muxer(path: output, options: options)
+            if let track = videoTrack, let loss = CopyPlan.orientationLoss(of: track, into: muxer.container, hls: options.hls) {
+                printNotice("not copied into \(output): \(loss)")
+            }
             if let (path, demuxer) = videoSource { try muxer.addVideo(try demuxer.videoTrack(), label: path, frameRate: fps) }
             if let (path, demuxer) = audioSource { try muxer.addAudio(try demuxer.audioTrack(), label: path) }
             let total = [videoSource?.demuxer.info.duration, audioSource?.demuxer.info.duration].compactMap { $0 }.max()

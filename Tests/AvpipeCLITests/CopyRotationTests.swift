@@ -85,4 +85,18 @@ import TestSupport
             #expect(a.facts == "90,160,rgb24" && a.facts == b.facts && a.pixels == b.pixels, "\(target): \(a.facts) vs \(b.facts)")
         }
     }
+
+    /// `mux` names the loss too: a rotated clip's video muxed into MPEG-TS.
+    @Test func muxNamesTheRotationATransportStreamLoses() throws {
+        let folder = TemporaryDirectory()
+        let plain = try DemuxMedia.movie(folder.file("plain.mp4"), seconds: 1, size: "160x90", audio: false)
+        try MediaFactory.rotated(plain, degrees: 90, to: folder.file("portrait.mp4"))
+        let run = try avpipe(["mux", "--video", folder.file("portrait.mp4"), "--out", folder.file("out.ts")])
+        #expect(run.status == 0, "\(run.stderrText)")
+        #expect(try Self.displayMatrices(folder.file("out.ts")).isEmpty)
+        #expect(run.stderrText.contains("not copied into \(folder.file("out.ts")): the rotation ("), "\(run.stderrText)")
+        let kept = try avpipe(["mux", "--video", folder.file("portrait.mp4"), "--out", folder.file("out.mov")])
+        #expect(kept.status == 0 && !kept.stderrText.contains("rotation"), "\(kept.stderrText)")
+        #expect(try Self.displayMatrices(folder.file("out.mov")) == (try Self.displayMatrices(folder.file("portrait.mp4"))))
+    }
 }

@@ -102,9 +102,10 @@ public struct CopyPlan: Sendable {
         return "\(track.kind) track \(track.index) (\(details.joined(separator: ", ")))"
     }
 
-    /// "the rotation (90°) of video track 0 (avc1): TS has no place for it", when the copy of
-    /// `track` loses how its pictures are meant to be turned.
-    static func orientationLoss(of track: TrackInfo, into container: MuxContainer, hls: HLSOptions) -> String? {
+    /// "the rotation (90°) of video track 0 (avc1): TS has no place for it", when a copy of
+    /// `track` into `container` loses how its pictures are meant to be turned (a copy's plan lists
+    /// it in `leftOut`; other muxing jobs can say it too).
+    public static func orientationLoss(of track: TrackInfo, into container: MuxContainer, hls: HLSOptions) -> String? {
         guard track.kind == .video, track.rotation != 0 || track.isMirrored,
               let reason = container.displayMatrixLoss(hls: hls) else { return nil }
         let what = [track.rotation != 0 ? "rotation (\(track.rotation)°)" : nil, track.isMirrored ? "mirroring" : nil].compactMap { $0 }
