@@ -46,7 +46,7 @@ struct HLSArguments: ParsableArguments {
     @Option(help: ArgumentHelp("HLS: the segment length aimed at, in seconds (segments start at keyframes).", valueName: "seconds"))
     var segment: Double = 6
 
-    @Flag(help: "HLS: CMAF/fragmented MP4 segments (NAME-init.mp4 + NAMEn.m4s) instead of MPEG-TS.")
+    @Flag(help: "HLS: CMAF/fragmented MP4 segments (NAME-init.mp4 + NAMEn.m4s) instead of MPEG-TS; AV1 and VP9 need them.")
     var fmp4 = false
 
     @Flag(help: "HLS: a live stream, published segment by segment, the playlist keeping the last --window segments.")
