@@ -19,14 +19,15 @@ struct ElementaryStreamCoverage {
         coveredBytes += Int64(size)
     }
 
-    /// Bytes between the first packet and the end of `path` (less a trailing ID3v1/APE tag) that
-    /// no packet covered. `tailCut`: the file ends inside a frame header, so the bytes after the
-    /// last packet are that cut frame, not skipped damage.
-    func skippedBytes(in path: String, tailCut: Bool = false) -> Int64 {
-        guard let firstPosition else { return 0 }
-        if tailCut { return (endPosition ?? firstPosition) - firstPosition - coveredBytes }
-        guard let tail = FileTail(path: path) else { return 0 }
-        return tail.size - tail.trailingTagBytes - firstPosition - coveredBytes
+    /// Bytes no packet covered: `inside` the stream, between its first and last packet (damage
+    /// FFmpeg skipped), and `after` its last packet up to the end of `path`, less a trailing
+    /// ID3v1/APE tag (junk appended to a whole stream). `tailCut`: the file ends inside a frame
+    /// header, so the bytes after the last packet are that cut frame, neither damage nor junk.
+    func gaps(in path: String, tailCut: Bool = false) -> (inside: Int64, after: Int64) {
+        guard let firstPosition else { return (0, 0) }
+        let inside = (endPosition ?? firstPosition) - firstPosition - coveredBytes
+        guard !tailCut, let tail = FileTail(path: path) else { return (inside, 0) }
+        return (inside, max(0, tail.size - tail.trailingTagBytes - (endPosition ?? firstPosition)))
     }
 }
 

@@ -60,6 +60,8 @@ final class TrackReader {
     private let expectedPackets: Int?
     /// Where the track's declared duration ends, when the container declares one.
     private let declaredEnd: MediaTime?
+    /// Why the file is shorter than its container declares (`DeclaredLength`), found on opening.
+    private let shortfall: String?
     /// Whether a cut file is an error (`Demuxer.Options.strict`) or read up to its last intact packet.
     private let strict: Bool
     private let status: DemuxStatusCell
@@ -84,8 +86,9 @@ final class TrackReader {
 
     init(source: InputSource, policy: InputPolicy, track: TrackInfo, streamCount: Int, interrupt: InterruptFlag,
          counters: TrackCounters, strict: Bool, status: DemuxStatusCell, shared: SharedInput?,
-         probed: InputContext? = nil) throws(AVPipelineError) {
+         probed: InputContext? = nil, shortfall: String? = nil, fileEnd: MediaTime? = nil) throws(AVPipelineError) {
         self.interrupt = interrupt
+        self.shortfall = shortfall
         self.counters = counters
         self.strict = strict
         self.status = status
@@ -123,8 +126,11 @@ final class TrackReader {
         self.timeBase = timeBase
         expectedPackets = Self.expectedPackets(stream, format: input.formatName)
         let start = stream.pointee.start_time == avp_nopts_value() ? 0 : stream.pointee.start_time
-        declaredEnd = MediaTime(ffmpeg: stream.pointee.duration, timeBase: timeBase)
-            .map { MediaTime(value: start + $0.value, timeBase: timeBase) }
+        // Matroska declares the segment's duration only, not each track's; Ogg and MPEG-TS declare
+        // none (FFmpeg measures theirs at the end of the file, which is the cut).
+        let measured = ["ogg", "mpegts"].contains(input.formatName)
+        declaredEnd = measured ? nil : MediaTime(ffmpeg: stream.pointee.duration, timeBase: timeBase)
+            .map { MediaTime(value: start + $0.value, timeBase: timeBase) } ?? fileEnd
         if ElementaryStreamCoverage.tilingFormats.contains(input.formatName) { coverage = ElementaryStreamCoverage() }
         checksADTSLength = input.formatName == "aac"
         isAudio = track.kind == .audio
@@ -143,6 +149,20 @@ final class TrackReader {
     private static func expectedPackets(_ stream: UnsafeMutablePointer<AVStream>, format: String) -> Int? {
         guard format.hasPrefix("mov,"), stream.pointee.nb_frames > 0 else { return nil }  // fragmented: not known
         return Int(avformat_index_get_entries_count(stream))
+    }
+
+    /// How many packets of the index come up to and including the one decoded at `dts`: where a
+    /// track read after a seek stands in the whole (the index lists packets in decode order).
+    private func indexPosition(dts: Int64) -> Int? {
+        guard case .own(let context) = input else { return nil }
+        let stream = context.stream(streamIndex)
+        var low = 0, high = Int(avformat_index_get_entries_count(stream))
+        while low < high {
+            let middle = (low + high) / 2
+            guard let entry = avformat_index_get_entry(stream, Int32(middle)) else { return nil }
+            if entry.pointee.timestamp <= dts { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// Moves the reading position to the keyframe at or before `target` (presentation time).
@@ -279,21 +299,40 @@ final class TrackReader {
     }
 
     private func verifyComplete() throws(AVPipelineError) {
-        if !seeked, let skipped = coverage?.skippedBytes(in: input.path, tailCut: headerCut || !input.canSeek), skipped > 0 {
-            throw .invalidData(path: input.path, position: nil,
-                               reason: "\(skipped) bytes of damaged data were skipped (a frame header is broken); \(packets) packets were readable")
+        if !seeked, let gaps = coverage?.gaps(in: input.path, tailCut: headerCut || !input.canSeek) {
+            if gaps.inside > 0 {
+                throw .invalidData(path: input.path, position: nil,
+                                   reason: "\(gaps.inside) bytes of damaged data were skipped (a frame header is broken); \(packets) packets were readable")
+            }
+            // Bytes after the last frame that are no frame (junk appended, a broken copy): every
+            // frame before them is whole, as ffmpeg reads it.
+            if gaps.after > 0 {
+                let kind = input.formatName == "aac" ? "no ADTS frames" : "no Annex B data"
+                if strict {
+                    throw .invalidData(path: input.path, position: lastTime,
+                                       reason: "\(gaps.after) bytes after packet \(packets) are \(kind)")
+                }
+                status.recordTruncation(Truncation(track: streamIndex, packetsRead: packets, packetsExpected: nil, end: lastEnd,
+                                                   missing: nil, reason: kind, trailingBytes: gaps.after))
+                return
+            }
         }
-        let short = !seeked && (expectedPackets.map { packets < $0 } ?? false)
-        guard short || lastPacketCut else { return }
+        // Where the packets read stand in the whole track: after a seek, the position of the last
+        // one in the index (MP4), not the count read since.
+        let present = !seeked ? packets : lastTime.flatMap { indexPosition(dts: $0.value) } ?? packets
+        let short = expectedPackets.map { present < $0 } ?? false
+        // A file shorter than its container declares ends every track it cuts; a track that
+        // reached the declared end ended before the cut.
+        let declaredCut = shortfall != nil && !(declaredEnd.flatMap { end in lastEnd.map { $0 >= end } } ?? false)
+        guard short || lastPacketCut || declaredCut else { return }
+        let expected = expectedPackets.map { max($0, present + (lastPacketCut ? 1 : 0)) }
         if strict {
+            let counts = expected.map { "\(present) of \($0) packets" } ?? "\(present) packets"
             throw .invalidData(path: input.path, position: lastTime,
-                               reason: "the file ends after \(packets) of \(expectedPackets ?? packets + 1) packets of track \(streamIndex) (truncated)")
+                               reason: "the file ends after \(counts) of track \(streamIndex) (truncated\(shortfall.map { ": \($0)" } ?? ""))")
         }
-        let missing = declaredEnd.flatMap { declared in
-            lastEnd.map { MediaTime(value: declared.value - $0.value, timeBase: timeBase) }
-        }
-        status.recordTruncation(Truncation(track: streamIndex, packetsRead: packets,
-                                           packetsExpected: expectedPackets.map { max($0, packets + (lastPacketCut ? 1 : 0)) },
-                                           end: lastEnd, missing: missing))
+        let missing = declaredEnd.flatMap { declared in lastEnd.map { declared - $0 } }
+        status.recordTruncation(Truncation(track: streamIndex, packetsRead: present, packetsExpected: expected,
+                                           end: lastEnd, missing: missing, reason: expected == nil ? shortfall : nil))
     }
 }

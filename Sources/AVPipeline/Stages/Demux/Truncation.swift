@@ -19,10 +19,19 @@ public struct Truncation: Sendable, Equatable, CustomStringConvertible {
     public let end: MediaTime?
     /// How much of the track's declared duration is missing, when the container declares one.
     public let missing: MediaTime?
+    /// What the container says that the file falls short of, where it lists no packets (a Matroska
+    /// segment's size, an MP3's Xing byte count, an Ogg stream without its last page…), or what
+    /// follows the last intact packet instead of more of them.
+    public let reason: String?
+    /// Bytes after the last intact packet that are no packet at all (junk appended to a raw
+    /// stream): the track is whole up to them, and nothing after them was read.
+    public let trailingBytes: Int64?
 
     public init(track: Int, packetsRead: Int, packetsExpected: Int?, end: MediaTime?, missing: MediaTime?,
-                unit: Unit = .packets) {
+                unit: Unit = .packets, reason: String? = nil, trailingBytes: Int64? = nil) {
         self.track = track
+        self.reason = reason
+        self.trailingBytes = trailingBytes
         self.packetsRead = packetsRead
         self.packetsExpected = packetsExpected
         self.end = end
@@ -30,15 +39,26 @@ public struct Truncation: Sendable, Equatable, CustomStringConvertible {
         self.unit = unit
     }
 
+    /// "track 1 is cut short after 00:00:03.200: 102 of 250 packets are missing (2.4 s)".
     public var description: String {
-        var parts: [String] = []
-        if let packetsExpected {
-            parts.append("\(packetsExpected - packetsRead) of \(packetsExpected) \(unit.rawValue)")
-        } else {
-            parts.append(unit == .packets ? "its last packet" : "part of its last sample frame")
-        }
-        if let missing, missing.value > 0 { parts.append("\(String(format1: missing.seconds)) s") }
         let after = end.map { " after \($0)" } ?? ""
-        return "track \(track) is cut short\(after): \(parts.joined(separator: ", ")) missing"
+        if let trailingBytes {
+            return "track \(track) ends in \(trailingBytes) bytes of unreadable data\(after) (\(reason ?? "not media")), which were left out"
+        }
+        let seconds = missing.flatMap { $0.value > 0 ? "\(String(format1: $0.seconds)) s" : nil }
+        var what: String
+        if let packetsExpected {
+            let count = packetsExpected - packetsRead
+            what = "\(count) of \(packetsExpected) \(unit.rawValue) \(count == 1 ? "is" : "are") missing"
+            if let seconds { what += " (\(seconds))" }
+        } else if let seconds {
+            what = "\(seconds) \(seconds == "1.0 s" ? "is" : "are") missing"
+        } else if reason != nil {
+            what = "the rest is missing"
+        } else {
+            what = unit == .packets ? "its last packet is missing" : "part of its last sample frame is missing"
+        }
+        if let reason { what += " (\(reason))" }
+        return "track \(track) is cut short\(after): \(what)"
     }
 }
