@@ -19,15 +19,31 @@ struct ElementaryStreamCoverage {
         coveredBytes += Int64(size)
     }
 
-    /// Bytes no packet covered: `inside` the stream, between its first and last packet (damage
-    /// FFmpeg skipped), and `after` its last packet up to the end of `path`, less a trailing
-    /// ID3v1/APE tag (junk appended to a whole stream). `tailCut`: the file ends inside a frame
-    /// header, so the bytes after the last packet are that cut frame, neither damage nor junk.
-    func gaps(in path: String, tailCut: Bool = false) -> (inside: Int64, after: Int64) {
-        guard let firstPosition else { return (0, 0) }
-        let inside = (endPosition ?? firstPosition) - firstPosition - coveredBytes
-        guard !tailCut, let tail = FileTail(path: path) else { return (inside, 0) }
-        return (inside, max(0, tail.size - tail.trailingTagBytes - (endPosition ?? firstPosition)))
+    /// Bytes between the first packet and the end of `path` (less a trailing ID3v1/APE tag) that
+    /// no packet covered. `tailCut`: the file ends inside a frame header, so the bytes after the
+    /// last packet are that cut frame, not skipped damage.
+    func skippedBytes(in path: String, tailCut: Bool = false) -> Int64 {
+        guard let firstPosition else { return 0 }
+        if tailCut { return (endPosition ?? firstPosition) - firstPosition - coveredBytes }
+        guard let tail = FileTail(path: path) else { return 0 }
+        return tail.size - tail.trailingTagBytes - firstPosition - coveredBytes
+    }
+
+    /// Where the skipped bytes start if they all follow the last packet (junk appended to a whole
+    /// stream): the packets then tile the file from the first one up to there. Positions cannot
+    /// tell (the parser renumbers them), so the file's bytes are checked: the last packet's last
+    /// `lastBytes` bytes lie just before that point, and no frame starts there (`isFrameStart`:
+    /// else FFmpeg would have read one). Damage in the middle shifts the stream, so neither holds.
+    func trailingJunkStart(in path: String, lastBytes: [UInt8], isFrameStart: ([UInt8]) -> Bool) -> Int64? {
+        guard let firstPosition, !lastBytes.isEmpty else { return nil }
+        let start = firstPosition + coveredBytes
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: lastBytes.count + 2)
+        let offset = start - Int64(lastBytes.count)
+        guard offset >= 0, pread(fd, &bytes, bytes.count, off_t(offset)) == bytes.count else { return nil }
+        return bytes.prefix(lastBytes.count).elementsEqual(lastBytes) && !isFrameStart(Array(bytes.suffix(2))) ? start : nil
     }
 }
 

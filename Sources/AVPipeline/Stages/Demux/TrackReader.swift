@@ -80,6 +80,9 @@ final class TrackReader {
     @exclusivity(unchecked) private var coverage: ElementaryStreamCoverage?
     /// ADTS frames carry their own length: a last frame shorter than it says was cut.
     private let checksADTSLength: Bool
+    /// The last (up to 8) bytes of the last ADTS packet read, to tell junk after the stream from
+    /// damage in it; kept in an integer so that no packet allocates.
+    @exclusivity(unchecked) private var lastPacketTail: (bytes: UInt64, count: Int) = (0, 0)
     private let isAudio: Bool
     /// The track's first timestamp, when the container says.
     private let streamStart: Int64?
@@ -276,6 +279,11 @@ final class TrackReader {
                 return false
             }
             packets += 1
+            if checksADTSLength {
+                lastPacketTail = packet.withUnsafeBytes { bytes in
+                    (bytes.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }, min(8, bytes.count))
+                }
+            }
             lastTime = time
             if let pts = MediaTime(ffmpeg: packet.pointer.pointee.pts, timeBase: timeBase) {
                 let end = MediaTime(value: pts.value + max(0, packet.pointer.pointee.duration), timeBase: timeBase)
@@ -299,23 +307,20 @@ final class TrackReader {
     }
 
     private func verifyComplete() throws(AVPipelineError) {
-        if !seeked, let gaps = coverage?.gaps(in: input.path, tailCut: headerCut || !input.canSeek) {
-            if gaps.inside > 0 {
-                throw .invalidData(path: input.path, position: nil,
-                                   reason: "\(gaps.inside) bytes of damaged data were skipped (a frame header is broken); \(packets) packets were readable")
-            }
-            // Bytes after the last frame that are no frame (junk appended, a broken copy): every
-            // frame before them is whole, as ffmpeg reads it.
-            if gaps.after > 0 {
-                let kind = input.formatName == "aac" ? "no ADTS frames" : "no Annex B data"
+        if !seeked, let coverage, case let skipped = coverage.skippedBytes(in: input.path, tailCut: headerCut || !input.canSeek), skipped > 0 {
+            // Junk after the last whole ADTS frame: everything before it is used, as ffmpeg does.
+            if checksADTSLength, input.canSeek,
+               coverage.trailingJunkStart(in: input.path, lastBytes: (0..<lastPacketTail.count).reversed().map { UInt8(truncatingIfNeeded: lastPacketTail.bytes >> (8 * $0)) },
+                                          isFrameStart: { $0[0] == 0xFF && $0[1] & 0xF6 == 0xF0 }) != nil {
                 if strict {
-                    throw .invalidData(path: input.path, position: lastTime,
-                                       reason: "\(gaps.after) bytes after packet \(packets) are \(kind)")
+                    throw .invalidData(path: input.path, position: lastTime, reason: "\(skipped) bytes after packet \(packets) are no ADTS frames")
                 }
                 status.recordTruncation(Truncation(track: streamIndex, packetsRead: packets, packetsExpected: nil, end: lastEnd,
-                                                   missing: nil, reason: kind, trailingBytes: gaps.after))
+                                                   missing: nil, reason: "no ADTS frames", trailingBytes: skipped))
                 return
             }
+            throw .invalidData(path: input.path, position: nil,
+                               reason: "\(skipped) bytes of damaged data were skipped (a frame header is broken); \(packets) packets were readable")
         }
         // Where the packets read stand in the whole track: after a seek, the position of the last
         // one in the index (MP4), not the count read since.

@@ -43,7 +43,8 @@ public struct Truncation: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let after = end.map { " after \($0)" } ?? ""
         if let trailingBytes {
-            return "track \(track) ends in \(trailingBytes) bytes of unreadable data\(after) (\(reason ?? "not media")), which were left out"
+            let at = end.map { " at \($0)" } ?? ""
+            return "track \(track) ends\(at), followed by \(trailingBytes) bytes that are \(reason ?? "no media data") (left out)"
         }
         let seconds = missing.flatMap { $0.value > 0 ? "\(String(format1: $0.seconds)) s" : nil }
         var what: String
