@@ -36,12 +36,13 @@ struct Probe: AsyncParsableCommand {
         try await CommandRunner.run(logging: logging) {
             let demuxer = try Demuxer(path: input, options: demuxerOptions)
             let cut = ProbeReport.Cut(demuxer)
-            printOut(json ? ProbeReport.json(demuxer.info, cut: cut).text() + "\n" : ProbeReport.text(demuxer.info, cut: cut))
-            // What is present was reported; a cut file is still refused under --strict.
-            if let summary = cut.summary {
-                if strict { throw AVPipelineError.invalidData(path: input, position: nil, reason: "truncated: \(summary)") }
-                printWarning("'\(input)' is incomplete (\(summary)); --strict refuses such files")
+            // Under --strict a cut file is an error like any other (nothing on standard output),
+            // whose message says what the file holds.
+            if strict, let summary = cut.summary {
+                throw AVPipelineError.invalidData(path: input, position: nil, reason: "truncated: \(summary)")
             }
+            printOut(json ? ProbeReport.json(demuxer.info, cut: cut).text() + "\n" : ProbeReport.text(demuxer.info, cut: cut))
+            if let summary = cut.summary { printWarning("'\(input)' is incomplete (\(summary)); --strict refuses such files") }
         }
     }
 }
@@ -57,7 +58,10 @@ enum ProbeReport {
         init(_ demuxer: Demuxer) {
             let indexed = demuxer.indexedTruncations
             presentFrames = Dictionary(uniqueKeysWithValues: indexed.map { ($0.track, $0.packetsRead) })
-            let parts = indexed.map(\.description) + (demuxer.shortfall.map { ["the file is cut short: \($0)"] } ?? [])
+            let parts = indexed.map { cut in
+                let expected = cut.packetsExpected ?? cut.packetsRead
+                return "track \(cut.track) holds \(cut.packetsRead) of its \(expected) packets, \(expected - cut.packetsRead) are missing"
+            } + (demuxer.shortfall.map { ["the file is cut short: \($0)"] } ?? [])
             summary = parts.isEmpty ? nil : parts.joined(separator: "; ")
         }
     }

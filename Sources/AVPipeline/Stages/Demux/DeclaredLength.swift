@@ -14,7 +14,8 @@ import Darwin
 /// - Matroska/WebM: the Segment's size, against the file's. A live-written file (unknown size)
 ///   declares nothing.
 /// - MP3: the ID3v2 tag's size, and the Xing/Info or VBRI header's byte count (from that frame on,
-///   as LAME and FFmpeg write it). An MP3 without one (plain CBR) declares nothing.
+///   as LAME and FFmpeg write it; one that counts the tag too is accepted). An MP3 without one
+///   (plain CBR) declares nothing.
 /// - Ogg: every logical stream ends with a page flagged end-of-stream (RFC 3533); a file that ends
 ///   inside a page, or after a page without the flag, was cut. Ogg declares no length, so how much
 ///   is missing is unknown.
@@ -68,7 +69,9 @@ enum DeclaredLength {
         }
         guard let declared, declared > 0 else { return nil }
         let end = start + declared
-        guard end > file.size else { return nil }
+        // A count that takes the ID3v2 tag in too (not LAME's way) ends exactly at the file's end,
+        // or before an ID3v1 tag.
+        guard end > file.size, declared != file.size, declared != file.size - 128 else { return nil }
         return "its MP3 header declares \(end) bytes, the file has \(file.size)"
     }
 
