@@ -4,7 +4,7 @@ import TestSupport
 
 /// Partial downloads of the containers without a packet index: cut wherever the container says how
 /// long it is (Matroska's Segment size, an MP3's Xing byte count, an Ogg stream's last page, a
-/// cut MPEG-TS packet), each command that reads warns once and exits 0, `--strict` exits 66 and
+/// cut MPEG-TS packet, a FLAC's sample count), each command that reads warns once and exits 0, `--strict` exits 66 and
 /// writes nothing; the same files uncut (and files that declare no length) give no warning.
 /// Also: counts after `--start`, `probe` of a cut MP4, junk after a whole ADTS stream.
 @Suite struct PartialDownloadContainerTests {
@@ -23,27 +23,31 @@ import TestSupport
         case "ts": audio + video + ["-c:a", "aac", "-c:v", "libx264"]
         case "mp3": audio + ["-c:a", "libmp3lame", "-q:a", "4"]
         case "opus": audio + ["-c:a", "libopus"]
+        case "flac": audio + ["-c:a", "flac"]
         default: audio
         }
         try MediaFactory.ffmpeg(["-v", "error", "-y"] + arguments + extra + [path])
         return path
     }
 
-    @Test(arguments: ["mkv", "webm", "mp3", "opus", "ts"])
+    @Test(arguments: ["mkv", "webm", "mp3", "opus", "ts", "flac"])
     func aCutFileIsReportedByEveryCommandAndRefusedUnderStrict(_ ext: String) throws {
         let folder = TemporaryDirectory()
         let intact = try Self.make(ext, in: folder)
         let download = try PartialDownload(intact, fraction: 0.6, as: folder.file("cut.\(ext)"))
+        // A FLAC's cut shows only once read (its sample count against the frames), so probe cannot
+        // tell; its decoder also reports the cut last frame it was handed.
         let commands: [[String]] = [
             ["decode", download.cutFile, "--out", folder.file("o.wav")],
             ["remux", download.cutFile, folder.file("o.mkv")],
             ["encode", "--in", download.cutFile, "--out", folder.file("o.m4a")],
-            ["probe", download.cutFile],
-        ] + (["mkv", "ts"].contains(ext) ? [["demux", download.cutFile, "--audio", folder.file("o.aac")]] : [])
+        ] + (ext == "flac" ? [] : [["probe", download.cutFile]])
+            + (["mkv", "ts"].contains(ext) ? [["demux", download.cutFile, "--audio", folder.file("o.aac")]] : [])
         for command in commands {
             let run = try avpipe(command)
             #expect(run.status == 0, "\(command): \(run.stderrText)")
-            #expect(Self.warnings(run).count == 1 && run.stderrText.contains("incomplete"), "\(command): \(run.stderrText)")
+            let incomplete = Self.warnings(run).filter { $0.contains("incomplete") }
+            #expect(incomplete.count == 1 && (ext == "flac" || Self.warnings(run).count == 1), "\(command): \(run.stderrText)")
         }
         // Matroska and MP3 declare their length in bytes: the intact file's (ffmpeg writes the
         // Segment to the end, and the Xing count from that frame to the end).
@@ -81,6 +85,7 @@ import TestSupport
         ]
         for (name, arguments) in [("piped.mkv", sine + picture + ["-c:a", "aac", "-c:v", "libx264", "-f", "matroska"]),
                                   ("piped.opus", sine + ["-c:a", "libopus", "-f", "ogg"]),
+                                  ("piped.flac", sine + ["-c:a", "flac", "-f", "flac"]),  // no sample count
                                   ("theora.ogv", sine + picture + ["-c:a", "libvorbis", "-c:v", "libtheora"]),
                                   ("flac.oga", sine + ["-c:a", "flac"]),
                                   ("m2ts.m2ts", sine + picture + ["-c:a", "aac", "-c:v", "libx264", "-mpegts_m2ts_mode", "1", "-f", "mpegts"])] {

@@ -67,6 +67,9 @@ public final class Demuxer: Sendable {
     public let indexedTruncations: [Truncation]
     /// Where a Matroska file's Duration element says it ends: the segment's, not each track's.
     let declaredEnd: MediaTime?
+    /// Whether each track's duration is the header's word, to the sample (a FLAC's STREAMINFO
+    /// sample count): a track ending before it was cut.
+    let declaresTrackDurations: Bool
     /// libavformat's pick of audio and video track (stream indices), made once on the probing context.
     private let bestAudio: Int?
     private let bestVideo: Int?
@@ -103,8 +106,11 @@ public final class Demuxer: Sendable {
         }
         shortfall = context.canSeek ? DeclaredLength.shortfall(of: source, formatName: context.formatName) : nil
         indexedTruncations = context.canSeek ? Self.indexedTruncations(context) : []
-        declaredEnd = context.formatName == "matroska,webm" && context.pointer.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM
+        // "From the stream": the header gave it (a FLAC without a sample count is estimated from its bit rate).
+        let headerDuration = context.pointer.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM
+        declaredEnd = context.formatName == "matroska,webm" && headerDuration
             ? described.duration.map { (described.startTime ?? MediaTime(value: 0, timeBase: $0.timeBase)) + $0 } : nil
+        declaresTrackDurations = context.formatName == "flac" && headerDuration
         bestAudio = context.bestStream(AVMEDIA_TYPE_AUDIO)
         bestVideo = context.bestStream(AVMEDIA_TYPE_VIDEO)
         if context.canSeek {

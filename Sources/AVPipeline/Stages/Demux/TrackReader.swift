@@ -62,6 +62,8 @@ final class TrackReader {
     private let declaredEnd: MediaTime?
     /// Why the file is shorter than its container declares (`DeclaredLength`), found on opening.
     private let shortfall: String?
+    /// Whether `declaredEnd` is the header's exact word (FLAC), so that ending before it is a cut.
+    private let durationDeclared: Bool
     /// Whether a cut file is an error (`Demuxer.Options.strict`) or read up to its last intact packet.
     private let strict: Bool
     private let status: DemuxStatusCell
@@ -89,9 +91,11 @@ final class TrackReader {
 
     init(source: InputSource, policy: InputPolicy, track: TrackInfo, streamCount: Int, interrupt: InterruptFlag,
          counters: TrackCounters, strict: Bool, status: DemuxStatusCell, shared: SharedInput?,
-         probed: InputContext? = nil, shortfall: String? = nil, fileEnd: MediaTime? = nil) throws(AVPipelineError) {
+         probed: InputContext? = nil, shortfall: String? = nil, fileEnd: MediaTime? = nil,
+         durationDeclared: Bool = false) throws(AVPipelineError) {
         self.interrupt = interrupt
         self.shortfall = shortfall
+        self.durationDeclared = durationDeclared
         self.counters = counters
         self.strict = strict
         self.status = status
@@ -327,17 +331,20 @@ final class TrackReader {
         let present = !seeked ? packets : lastTime.flatMap { indexPosition(dts: $0.value) } ?? packets
         let short = expectedPackets.map { present < $0 } ?? false
         // A file shorter than its container declares ends every track it cuts; a track that
-        // reached the declared end ended before the cut.
-        let declaredCut = shortfall != nil && !(declaredEnd.flatMap { end in lastEnd.map { $0 >= end } } ?? false)
-        guard short || lastPacketCut || declaredCut else { return }
+        // reached the declared end ended before the cut. Where the header declares each track's
+        // length exactly, ending before it is the cut.
+        let reachedEnd = declaredEnd.flatMap { end in lastEnd.map { $0 >= end } }
+        let cutReason = shortfall.flatMap { reachedEnd == true ? nil : $0 }
+            ?? (durationDeclared && reachedEnd == false ? declaredEnd.map { "its header declares \($0)" } : nil)
+        guard short || lastPacketCut || cutReason != nil else { return }
         let expected = expectedPackets.map { max($0, present + (lastPacketCut ? 1 : 0)) }
         if strict {
             let counts = expected.map { "\(present) of \($0) packets" } ?? "\(present) packets"
             throw .invalidData(path: input.path, position: lastTime,
-                               reason: "the file ends after \(counts) of track \(streamIndex) (truncated\(shortfall.map { ": \($0)" } ?? ""))")
+                               reason: "the file ends after \(counts) of track \(streamIndex) (truncated\(cutReason.map { ": \($0)" } ?? ""))")
         }
         let missing = declaredEnd.flatMap { declared in lastEnd.map { declared - $0 } }
         status.recordTruncation(Truncation(track: streamIndex, packetsRead: present, packetsExpected: expected,
-                                           end: lastEnd, missing: missing, reason: expected == nil ? shortfall : nil))
+                                           end: lastEnd, missing: missing, reason: expected == nil ? cutReason : nil))
     }
 }

@@ -46,18 +46,20 @@ public struct Truncation: Sendable, Equatable, CustomStringConvertible {
             let at = end.map { " at \($0)" } ?? ""
             return "track \(track) ends\(at), followed by \(trailingBytes) bytes that are \(reason ?? "no media data") (left out)"
         }
-        let seconds = missing.flatMap { $0.value > 0 ? "\(String(format1: $0.seconds)) s" : nil }
+        // Seconds that round to 0.0 say nothing (a WAV's duration already ends at the cut).
+        let seconds = missing.flatMap { $0.seconds >= 0.05 ? "\(String(format1: $0.seconds)) s" : nil }
         var what: String
         if let packetsExpected {
             let count = packetsExpected - packetsRead
             what = "\(count) of \(packetsExpected) \(unit.rawValue) \(count == 1 ? "is" : "are") missing"
             if let seconds { what += " (\(seconds))" }
+        } else if reason == nil {
+            what = unit == .packets ? "its last packet is missing" : "part of its last sample frame is missing"
+            if let seconds { what += " (\(seconds))" }
         } else if let seconds {
             what = "\(seconds) \(seconds == "1.0 s" ? "is" : "are") missing"
-        } else if reason != nil {
-            what = "the rest is missing"
         } else {
-            what = unit == .packets ? "its last packet is missing" : "part of its last sample frame is missing"
+            what = "the rest is missing"
         }
         if let reason { what += " (\(reason))" }
         return "track \(track) is cut short\(after): \(what)"
