@@ -20,9 +20,11 @@ public final class Demuxer: Sendable {
         public var readsInBackground = false
         /// What opening the input may do (by default: this one local input, nothing it refers to).
         public var inputPolicy: InputPolicy
-        /// A file that ends before its index says (a partial download) fails with `.invalidData`.
-        /// Off by default: a track then ends at its last intact packet, as ffmpeg and Media3 read
-        /// such files, and `Demuxer.truncations` says what is missing.
+        /// A file that ends before its container says (a partial download: an MP4's index, a
+        /// Matroska segment's size, an MP3's Xing header, an Ogg stream's last page, a FLAC's sample
+        /// count, a cut MPEG-TS packet; see `DeclaredLength`) fails with `.invalidData` when a track
+        /// reaches the cut. Off by default: a track then ends at its last intact packet, as ffmpeg
+        /// and Media3 read such files, and `Demuxer.truncations` says what is missing.
         public var strict: Bool
 
         public init(maxBufferedPacketsPerTrack: Int = 3, readsInBackground: Bool = false,

@@ -313,9 +313,9 @@ final class TrackReader {
     private func verifyComplete() throws(AVPipelineError) {
         if !seeked, let coverage, case let skipped = coverage.skippedBytes(in: input.path, tailCut: headerCut || !input.canSeek), skipped > 0 {
             // Junk after the last whole ADTS frame: everything before it is used, as ffmpeg does.
+            let lastBytes = (0..<lastPacketTail.count).reversed().map { UInt8(truncatingIfNeeded: lastPacketTail.bytes >> (8 * $0)) }
             if checksADTSLength, input.canSeek,
-               coverage.trailingJunkStart(in: input.path, lastBytes: (0..<lastPacketTail.count).reversed().map { UInt8(truncatingIfNeeded: lastPacketTail.bytes >> (8 * $0)) },
-                                          isFrameStart: { $0[0] == 0xFF && $0[1] & 0xF6 == 0xF0 }) != nil {
+               coverage.trailingJunkStart(in: input.path, lastBytes: lastBytes, isFrameStart: { $0[0] == 0xFF && $0[1] & 0xF6 == 0xF0 }) != nil {
                 if strict {
                     throw .invalidData(path: input.path, position: lastTime, reason: "\(skipped) bytes after packet \(packets) are no ADTS frames")
                 }

@@ -3,14 +3,17 @@
 /// the cut and left out what is missing, including a last packet that is only partly there.
 ///
 /// Packets an edit list leaves out are not missing: the expected count is what the demuxer's index
-/// presents, not the sample table's size.
+/// presents, not the sample table's size. Containers without an index say only that the file is
+/// cut (`reason`), and how many seconds are missing where they declare a duration. A raw ADTS
+/// stream followed by junk is reported the same way (`trailingBytes`): whole up to the junk.
 public struct Truncation: Sendable, Equatable, CustomStringConvertible {
     /// The track (container stream index).
     public let track: Int
     /// What `packetsRead` and `packetsExpected` count: packets, or sample frames for PCM (WAV).
     public enum Unit: String, Sendable { case packets, sampleFrames = "sample frames" }
 
-    /// Intact packets (or sample frames) delivered.
+    /// Intact packets (or sample frames) of the track up to the cut; after a seek, where the last one
+    /// delivered stands in the index, so the counts do not depend on where reading started.
     public let packetsRead: Int
     /// Packets the container's index promised, when it has one (MP4/MOV sample tables; a WAV's data size).
     public let packetsExpected: Int?
