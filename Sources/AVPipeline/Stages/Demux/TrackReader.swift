@@ -82,6 +82,9 @@ final class TrackReader {
     @exclusivity(unchecked) private var coverage: ElementaryStreamCoverage?
     /// ADTS frames carry their own length: a last frame shorter than it says was cut.
     private let checksADTSLength: Bool
+    /// So do MPEG audio frames (MP3): checked on the frames read at the end of the file only, where
+    /// the parser hands over what is left.
+    private let checksMPEGAudioLength: Bool
     /// The last (up to 8) bytes of the last ADTS packet read, to tell junk after the stream from
     /// damage in it; kept in an integer so that no packet allocates.
     @exclusivity(unchecked) private var lastPacketTail: (bytes: UInt64, count: Int) = (0, 0)
@@ -140,6 +143,7 @@ final class TrackReader {
             .map { MediaTime(value: start + $0.value, timeBase: timeBase) } ?? fileEnd
         if ElementaryStreamCoverage.tilingFormats.contains(input.formatName) { coverage = ElementaryStreamCoverage() }
         checksADTSLength = input.formatName == "aac"
+        checksMPEGAudioLength = input.formatName == "mp3"
         isAudio = track.kind == .audio
         streamStart = stream.pointee.start_time == avp_nopts_value() ? nil : stream.pointee.start_time
     }
@@ -298,10 +302,13 @@ final class TrackReader {
         }
     }
 
-    /// FFmpeg flags a packet the file ends in the middle of (MP4/MOV, MPEG-TS…); the ADTS demuxer
-    /// passes such a frame on unflagged, but its header still says how long it should be.
+    /// FFmpeg flags a packet the file ends in the middle of (MP4/MOV, MPEG-TS…); the ADTS and MP3
+    /// demuxers pass such a frame on unflagged, but its header still says how long it should be.
     private func isCutShort(_ packet: Packet) -> Bool {
         if (packet.pointer.pointee.flags & avp_pkt_flag_corrupt()) != 0 { return true }
+        if checksMPEGAudioLength, input.reachedEndOfFile {
+            return packet.withUnsafeBytes { bytes in MPEGAudioFrameLength.of(bytes).map { $0 > bytes.count } ?? false }
+        }
         guard checksADTSLength, packet.size >= 7 else { return false }
         return packet.withUnsafeBytes { bytes in
             guard bytes[0] == 0xFF, bytes[1] & 0xF0 == 0xF0 else { return false }
