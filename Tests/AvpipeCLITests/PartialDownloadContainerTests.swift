@@ -99,6 +99,11 @@ import TestSupport
             }
             files.append(path)
         }
+        // An Ogg stream a tagger appended an ID3v1 tag to.
+        let tagged = folder.file("tagged.opus")
+        try Data(try fileBytes(folder.file("piped.opus")) + Array("TAG".utf8) + [UInt8](repeating: 0, count: 125))
+            .write(to: URL(fileURLWithPath: tagged))
+        files.append(tagged)
         let merged = folder.file("merged.mkv")
         let mkvmerge = try Subprocess.run("mkvmerge", ["-q", "-o", merged, try Self.make("mkv", in: folder, name: "source")])
         #expect(mkvmerge.status == 0, "\(mkvmerge.stderrText)")

@@ -78,8 +78,11 @@ enum DeclaredLength {
     private static func ogg(_ file: InputBytes) -> String? {
         // The last page: the "OggS" nearest the end whose header and segments end exactly at the end
         // of the file (a page is at most 65,307 bytes).
-        let window = min(file.size, 65_307)
-        guard let tail = file.read(at: file.size - window, count: Int(window)) else { return nil }
+        // A tagger may have appended an ID3v1 tag (128 bytes, "TAG").
+        let tagged = file.read(at: file.size - 128, count: 3).map { $0.elementsEqual("TAG".utf8) } ?? false
+        let end = file.size - (tagged ? 128 : 0)
+        let window = min(end, 65_307)
+        guard let tail = file.read(at: end - window, count: Int(window)) else { return nil }
         var at = tail.count - 27
         while at >= 0 {
             defer { at -= 1 }
