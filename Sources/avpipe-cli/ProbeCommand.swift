@@ -31,24 +31,50 @@ struct Probe: AsyncParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
-        let (input, json) = (input, json)
+        let (input, json, strict) = (input, json, inputOptions.strict)
         let demuxerOptions = inputOptions.demuxerOptions
         try await CommandRunner.run(logging: logging) {
-            let info = try Demuxer(path: input, options: demuxerOptions).info
-            printOut(json ? ProbeReport.json(info).text() + "\n" : ProbeReport.text(info))
+            let demuxer = try Demuxer(path: input, options: demuxerOptions)
+            let cut = ProbeReport.Cut(demuxer)
+            // Under --strict a cut file is an error like any other (nothing on standard output),
+            // whose message says what the file holds.
+            if strict, let summary = cut.summary {
+                throw AVPipelineError.invalidData(path: input, position: nil, reason: "truncated: \(summary)")
+            }
+            printOut(json ? ProbeReport.json(demuxer.info, cut: cut).text() + "\n" : ProbeReport.text(demuxer.info, cut: cut))
+            if let summary = cut.summary { printWarning("'\(input)' is incomplete (\(summary)); --strict refuses such files") }
         }
     }
 }
 
 enum ProbeReport {
-    static func json(_ info: MediaInfo) -> JSONValue {
+    /// What opening found missing from a cut file: frames present per indexed track, and why.
+    struct Cut {
+        var presentFrames: [Int: Int] = [:]
+        var summary: String?
+
+        init() {}
+
+        init(_ demuxer: Demuxer) {
+            let indexed = demuxer.indexedTruncations
+            presentFrames = Dictionary(uniqueKeysWithValues: indexed.map { ($0.track, $0.packetsRead) })
+            let parts = indexed.map { cut in
+                let expected = cut.packetsExpected ?? cut.packetsRead
+                return "track \(cut.track) holds \(cut.packetsRead) of its \(expected) packets, \(expected - cut.packetsRead) are missing"
+            } + (demuxer.shortfall.map { ["the file is cut short: \($0)"] } ?? [])
+            summary = parts.isEmpty ? nil : parts.joined(separator: "; ")
+        }
+    }
+
+    static func json(_ info: MediaInfo, cut: Cut = Cut()) -> JSONValue {
         .object([
             ("format", .string(info.formatName)),
             ("format_long_name", .optional(info.formatLongName)),
             ("duration", .optional(info.duration?.seconds)),
             ("bitrate", .optional(info.bitRate)),
             ("tags", .object(tags(info).map { ($0.key, .string($0.value)) })),
-            ("tracks", .array(info.tracks.map(json))),
+            ("tracks", .array(info.tracks.map { json($0, presentFrames: cut.presentFrames[$0.index]) })),
+            ("incomplete", .optional(cut.summary)),
         ])
     }
 
@@ -57,7 +83,8 @@ enum ProbeReport {
         DescriptiveTags.of(info.metadata).sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
     }
 
-    static func json(_ track: TrackInfo) -> JSONValue {
+    /// `presentFrames`: the frames a cut file still holds, shown instead of its index's count.
+    static func json(_ track: TrackInfo, presentFrames: Int? = nil) -> JSONValue {
         let isVideo = track.kind == .video
         return .object([
             ("index", .int(track.index)),
@@ -80,14 +107,14 @@ enum ProbeReport {
             ("color_space", .optional(track.colorSpace)),
             ("color_primaries", .optional(track.colorPrimaries)),
             ("color_transfer", .optional(track.colorTransfer)),
-            ("frames", .optional(track.frameCount)),
+            ("frames", .optional(presentFrames ?? track.frameCount)),
             ("bitrate", .optional(track.bitRate)),
             ("duration", .optional(track.duration?.seconds)),
             ("language", .optional(track.language)),
         ])
     }
 
-    static func text(_ info: MediaInfo) -> String {
+    static func text(_ info: MediaInfo, cut: Cut = Cut()) -> String {
         var header = "\(info.path): \(info.formatName)"
         if let long = info.formatLongName { header += " (\(long))" }
         header += ", duration \(info.duration.map { "\($0)" } ?? "unknown")"
@@ -116,7 +143,11 @@ enum ProbeReport {
             default: break
             }
             if let rate = track.bitRate { parts.append("\(rate / 1000) kb/s") }
-            if track.kind == .video, let frames = track.frameCount { parts.append("\(frames) frames") }
+            if let present = cut.presentFrames[track.index], let declared = track.frameCount {
+                parts.append("\(present) of \(declared) \(track.kind == .video ? "frames" : "packets") present")
+            } else if track.kind == .video, let frames = track.frameCount {
+                parts.append("\(frames) frames")
+            }
             if let language = track.language { parts.append("language \(language)") }
             lines.append("  #\(track.index) \(track.kind): " + parts.joined(separator: ", "))
         }

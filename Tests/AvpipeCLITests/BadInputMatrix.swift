@@ -111,7 +111,7 @@ enum BadInputMatrix {
     static let usage: Int32 = 64, input: Int32 = 66, unsupported: Int32 = 69, output: Int32 = 73
 
     static var cases: [MatrixCase] {
-        unusableInputs + truncatedInputs + wrongExtensions + unsupportedCodecs + absurdOptions + outputFaults
+        unusableInputs + truncatedInputs + strictTruncatedInputs + wrongExtensions + unsupportedCodecs + absurdOptions + outputFaults
             + standardInputs + standardOutputs
     }
 
@@ -164,6 +164,23 @@ enum BadInputMatrix {
                         return command.invocation(input: input, media: media, outputFolder: folder.path)
                     }, outcome: .succeedsOrExits(input))
                 }
+            }
+        }
+    }
+
+    /// Cut containers that say how long they are, under `--strict`: refused by every command that
+    /// reads to the end (`frame` stops at its picture, `play` runs in real time).
+    static var strictTruncatedInputs: [MatrixCase] {
+        [Subcommand.encode, .demux, .probe, .mux, .remux, .hls, .decode].flatMap { command in
+            [SampleMedia.mp4Faststart, .mkv, .ts].filter(command.reads).map { media in
+                MatrixCase(name: "\(command) --strict ← \(media.rawValue) cut at half", arrange: { folder in
+                    let source = try media.path
+                    let input = folder.file(media.fileName)
+                    try SampleMedia.truncate(source, to: Cut.half.offset(size: fileSize(source)), as: input)
+                    var invocation = command.invocation(input: input, media: media, outputFolder: folder.path)
+                    invocation.arguments.append("--strict")
+                    return invocation
+                }, outcome: .exit(input))
             }
         }
     }

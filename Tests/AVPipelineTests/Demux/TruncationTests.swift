@@ -97,4 +97,32 @@ import AVPipeline
         let strict = try Demuxer(path: download.cutFile, options: .init(strict: true))
         await #expect(throws: AVPipelineError.self) { _ = try await Self.read(try strict.audioTrack()) }
     }
+
+    /// Containers without an index: a Matroska and an MP3 cut short deliver the packets ffprobe
+    /// finds wholly before the cut (those of the intact file) and say how many seconds their
+    /// header promised beyond the last one; the Segment's and the Xing header's byte counts are the
+    /// intact file's size.
+    @Test(arguments: ["mkv", "mp3"])
+    func aCutFileWithoutAnIndexIsReportedFromItsHeader(_ ext: String) async throws {
+        let folder = TemporaryDirectory()
+        let intact = folder.file("in.\(ext)")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=3"]
+                                + (ext == "mp3" ? ["-c:a", "libmp3lame"] : ["-c:a", "aac"]) + [intact])
+        let download = try PartialDownload(intact, fraction: 0.6, as: folder.file("cut.\(ext)"))
+        let demuxer = try Demuxer(path: download.cutFile)
+        #expect(demuxer.shortfall?.contains("declares \(fileSize(intact)) bytes") == true, "\(demuxer.shortfall ?? "nil")")
+        let packets = try await Self.read(try demuxer.audioTrack())
+        let intactPart = try download.intactPackets("a:0")
+        #expect(packets.map(\.size) == intactPart.map(\.size))
+        let truncation = try #require(demuxer.truncations.first)
+        #expect(truncation.reason != nil && truncation.packetsExpected == nil)
+        let declared = try #require(try Probe.run(intact).duration)
+        let end = try #require(truncation.end), missing = try #require(truncation.missing)
+        #expect(abs((end + missing).seconds - declared) < 0.03, "\(end) + \(missing) vs \(declared) s")
+
+        let whole = try Demuxer(path: intact, options: .init(strict: true))
+        #expect(whole.shortfall == nil)
+        _ = try await Self.read(try whole.audioTrack())
+        #expect(whole.truncations.isEmpty)
+    }
 }

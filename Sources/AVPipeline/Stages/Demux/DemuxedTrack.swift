@@ -42,7 +42,8 @@ final class DemuxedTrackCore {
         reader = try TrackReader(source: demuxer.source, policy: demuxer.options.inputPolicy, track: track, streamCount: demuxer.info.tracks.count,
                                  interrupt: interrupt, counters: counters,
                                  strict: demuxer.options.strict, status: demuxer.statusCell, shared: demuxer.shared,
-                                 probed: demuxer.probed.take())
+                                 probed: demuxer.probed.take(), shortfall: demuxer.shortfall, fileEnd: demuxer.declaredEnd,
+                                 durationDeclared: demuxer.declaresTrackDurations)
         status.trackCreated()
     }
 

@@ -20,9 +20,11 @@ public final class Demuxer: Sendable {
         public var readsInBackground = false
         /// What opening the input may do (by default: this one local input, nothing it refers to).
         public var inputPolicy: InputPolicy
-        /// A file that ends before its index says (a partial download) fails with `.invalidData`.
-        /// Off by default: a track then ends at its last intact packet, as ffmpeg and Media3 read
-        /// such files, and `Demuxer.truncations` says what is missing.
+        /// A file that ends before its container says (a partial download: an MP4's index, a
+        /// Matroska segment's size, an MP3's Xing header, an Ogg stream's last page, a FLAC's sample
+        /// count, a cut MPEG-TS packet; see `DeclaredLength`) fails with `.invalidData` when a track
+        /// reaches the cut. Off by default: a track then ends at its last intact packet, as ffmpeg
+        /// and Media3 read such files, and `Demuxer.truncations` says what is missing.
         public var strict: Bool
 
         public init(maxBufferedPacketsPerTrack: Int = 3, readsInBackground: Bool = false,
@@ -58,6 +60,18 @@ public final class Demuxer: Sendable {
     let statusCell = DemuxStatusCell()
     /// The latest seek asked for; each track carries it out on its next pull.
     let seekCell = SeekRequests()
+    /// Why the file is shorter than its container declares, known from its header alone (a
+    /// Matroska segment, an MP3 Xing header, an Ogg stream's last page, an MPEG-TS packet cut;
+    /// `DeclaredLength`), or nil when whole or when the container does not say.
+    public let shortfall: String?
+    /// The tracks whose index (an MP4/MOV sample table) lists packets past the end of the file,
+    /// known on opening: `packetsRead` counts the packets wholly inside the file.
+    public let indexedTruncations: [Truncation]
+    /// Where a Matroska file's Duration element says it ends: the segment's, not each track's.
+    let declaredEnd: MediaTime?
+    /// Whether each track's duration is the header's word, to the sample (a FLAC's STREAMINFO
+    /// sample count): a track ending before it was cut.
+    let declaresTrackDurations: Bool
     /// libavformat's pick of audio and video track (stream indices), made once on the probing context.
     private let bestAudio: Int?
     private let bestVideo: Int?
@@ -92,6 +106,13 @@ public final class Demuxer: Sendable {
         parameters = try (0..<context.streamCount).map { index throws(AVPipelineError) in
             try CodecParameters(copying: context.stream(index).pointee.codecpar)
         }
+        shortfall = context.canSeek ? DeclaredLength.shortfall(of: source, formatName: context.formatName) : nil
+        indexedTruncations = context.canSeek ? Self.indexedTruncations(context) : []
+        // "From the stream": the header gave it (a FLAC without a sample count is estimated from its bit rate).
+        let headerDuration = context.pointer.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM
+        declaredEnd = context.formatName == "matroska,webm" && headerDuration
+            ? described.duration.map { (described.startTime ?? MediaTime(value: 0, timeBase: $0.timeBase)) + $0 } : nil
+        declaresTrackDurations = context.formatName == "flac" && headerDuration
         bestAudio = context.bestStream(AVMEDIA_TYPE_AUDIO)
         bestVideo = context.bestStream(AVMEDIA_TYPE_VIDEO)
         if context.canSeek {
@@ -101,6 +122,25 @@ public final class Demuxer: Sendable {
             probed = ProbedContext(nil)
             try Self.verifyReadableOnce(context)
             shared = SharedInput(context: context)
+        }
+    }
+
+    /// Per track with a sample table, the packets lying wholly inside the file, when some do not:
+    /// the index is in file order per track, so the missing ones are counted from its end.
+    private static func indexedTruncations(_ context: InputContext) -> [Truncation] {
+        guard context.formatName.hasPrefix("mov,"), let pb = context.pointer.pointee.pb else { return [] }
+        let size = avio_size(pb)
+        guard size > 0 else { return [] }
+        return (0..<context.streamCount).compactMap { index in
+            let stream = context.stream(index)
+            guard stream.pointee.nb_frames > 0 else { return nil }
+            let count = Int(avformat_index_get_entries_count(stream))
+            var present = count
+            while present > 0, let entry = avformat_index_get_entry(stream, Int32(present - 1)),
+                  entry.pointee.pos + Int64(entry.pointee.size) > size {
+                present -= 1
+            }
+            return present < count ? Truncation(track: index, packetsRead: present, packetsExpected: count, end: nil, missing: nil) : nil
         }
     }
 

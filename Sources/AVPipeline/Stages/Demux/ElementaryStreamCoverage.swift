@@ -28,6 +28,23 @@ struct ElementaryStreamCoverage {
         guard let tail = FileTail(path: path) else { return 0 }
         return tail.size - tail.trailingTagBytes - firstPosition - coveredBytes
     }
+
+    /// Where the skipped bytes start if they all follow the last packet (junk appended to a whole
+    /// stream): the packets then tile the file from the first one up to there. Positions cannot
+    /// tell (the parser renumbers them), so the file's bytes are checked: the last packet's last
+    /// `lastBytes` bytes lie just before that point, and no frame starts there (`isFrameStart`:
+    /// else FFmpeg would have read one). Damage in the middle shifts the stream, so neither holds.
+    func trailingJunkStart(in path: String, lastBytes: [UInt8], isFrameStart: ([UInt8]) -> Bool) -> Int64? {
+        guard let firstPosition, !lastBytes.isEmpty else { return nil }
+        let start = firstPosition + coveredBytes
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: lastBytes.count + 2)
+        let offset = start - Int64(lastBytes.count)
+        guard offset >= 0, pread(fd, &bytes, bytes.count, off_t(offset)) == bytes.count else { return nil }
+        return bytes.prefix(lastBytes.count).elementsEqual(lastBytes) && !isFrameStart(Array(bytes.suffix(2))) ? start : nil
+    }
 }
 
 /// The size and trailing metadata tag of a file, read with two small `pread`s.

@@ -60,6 +60,10 @@ final class TrackReader {
     private let expectedPackets: Int?
     /// Where the track's declared duration ends, when the container declares one.
     private let declaredEnd: MediaTime?
+    /// Why the file is shorter than its container declares (`DeclaredLength`), found on opening.
+    private let shortfall: String?
+    /// Whether `declaredEnd` is the header's exact word (FLAC), so that ending before it is a cut.
+    private let durationDeclared: Bool
     /// Whether a cut file is an error (`Demuxer.Options.strict`) or read up to its last intact packet.
     private let strict: Bool
     private let status: DemuxStatusCell
@@ -78,14 +82,23 @@ final class TrackReader {
     @exclusivity(unchecked) private var coverage: ElementaryStreamCoverage?
     /// ADTS frames carry their own length: a last frame shorter than it says was cut.
     private let checksADTSLength: Bool
+    /// So do MPEG audio frames (MP3): checked on the frames read at the end of the file only, where
+    /// the parser hands over what is left.
+    private let checksMPEGAudioLength: Bool
+    /// The last (up to 8) bytes of the last ADTS packet read, to tell junk after the stream from
+    /// damage in it; kept in an integer so that no packet allocates.
+    @exclusivity(unchecked) private var lastPacketTail: (bytes: UInt64, count: Int) = (0, 0)
     private let isAudio: Bool
     /// The track's first timestamp, when the container says.
     private let streamStart: Int64?
 
     init(source: InputSource, policy: InputPolicy, track: TrackInfo, streamCount: Int, interrupt: InterruptFlag,
          counters: TrackCounters, strict: Bool, status: DemuxStatusCell, shared: SharedInput?,
-         probed: InputContext? = nil) throws(AVPipelineError) {
+         probed: InputContext? = nil, shortfall: String? = nil, fileEnd: MediaTime? = nil,
+         durationDeclared: Bool = false) throws(AVPipelineError) {
         self.interrupt = interrupt
+        self.shortfall = shortfall
+        self.durationDeclared = durationDeclared
         self.counters = counters
         self.strict = strict
         self.status = status
@@ -123,10 +136,14 @@ final class TrackReader {
         self.timeBase = timeBase
         expectedPackets = Self.expectedPackets(stream, format: input.formatName)
         let start = stream.pointee.start_time == avp_nopts_value() ? 0 : stream.pointee.start_time
-        declaredEnd = MediaTime(ffmpeg: stream.pointee.duration, timeBase: timeBase)
-            .map { MediaTime(value: start + $0.value, timeBase: timeBase) }
+        // Matroska declares the segment's duration only, not each track's; Ogg and MPEG-TS declare
+        // none (FFmpeg measures theirs at the end of the file, which is the cut).
+        let measured = ["ogg", "mpegts"].contains(input.formatName)
+        declaredEnd = measured ? nil : MediaTime(ffmpeg: stream.pointee.duration, timeBase: timeBase)
+            .map { MediaTime(value: start + $0.value, timeBase: timeBase) } ?? fileEnd
         if ElementaryStreamCoverage.tilingFormats.contains(input.formatName) { coverage = ElementaryStreamCoverage() }
         checksADTSLength = input.formatName == "aac"
+        checksMPEGAudioLength = input.formatName == "mp3"
         isAudio = track.kind == .audio
         streamStart = stream.pointee.start_time == avp_nopts_value() ? nil : stream.pointee.start_time
     }
@@ -143,6 +160,20 @@ final class TrackReader {
     private static func expectedPackets(_ stream: UnsafeMutablePointer<AVStream>, format: String) -> Int? {
         guard format.hasPrefix("mov,"), stream.pointee.nb_frames > 0 else { return nil }  // fragmented: not known
         return Int(avformat_index_get_entries_count(stream))
+    }
+
+    /// How many packets of the index come up to and including the one decoded at `dts`: where a
+    /// track read after a seek stands in the whole (the index lists packets in decode order).
+    private func indexPosition(dts: Int64) -> Int? {
+        guard case .own(let context) = input else { return nil }
+        let stream = context.stream(streamIndex)
+        var low = 0, high = Int(avformat_index_get_entries_count(stream))
+        while low < high {
+            let middle = (low + high) / 2
+            guard let entry = avformat_index_get_entry(stream, Int32(middle)) else { return nil }
+            if entry.pointee.timestamp <= dts { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// Moves the reading position to the keyframe at or before `target` (presentation time).
@@ -256,6 +287,11 @@ final class TrackReader {
                 return false
             }
             packets += 1
+            if checksADTSLength {
+                lastPacketTail = packet.withUnsafeBytes { bytes in
+                    (bytes.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }, min(8, bytes.count))
+                }
+            }
             lastTime = time
             if let pts = MediaTime(ffmpeg: packet.pointer.pointee.pts, timeBase: timeBase) {
                 let end = MediaTime(value: pts.value + max(0, packet.pointer.pointee.duration), timeBase: timeBase)
@@ -266,10 +302,13 @@ final class TrackReader {
         }
     }
 
-    /// FFmpeg flags a packet the file ends in the middle of (MP4/MOV, MPEG-TS…); the ADTS demuxer
-    /// passes such a frame on unflagged, but its header still says how long it should be.
+    /// FFmpeg flags a packet the file ends in the middle of (MP4/MOV, MPEG-TS…); the ADTS and MP3
+    /// demuxers pass such a frame on unflagged, but its header still says how long it should be.
     private func isCutShort(_ packet: Packet) -> Bool {
         if (packet.pointer.pointee.flags & avp_pkt_flag_corrupt()) != 0 { return true }
+        if checksMPEGAudioLength, input.reachedEndOfFile {
+            return packet.withUnsafeBytes { bytes in MPEGAudioFrameLength.of(bytes).map { $0 > bytes.count } ?? false }
+        }
         guard checksADTSLength, packet.size >= 7 else { return false }
         return packet.withUnsafeBytes { bytes in
             guard bytes[0] == 0xFF, bytes[1] & 0xF0 == 0xF0 else { return false }
@@ -279,21 +318,40 @@ final class TrackReader {
     }
 
     private func verifyComplete() throws(AVPipelineError) {
-        if !seeked, let skipped = coverage?.skippedBytes(in: input.path, tailCut: headerCut || !input.canSeek), skipped > 0 {
+        if !seeked, let coverage, case let skipped = coverage.skippedBytes(in: input.path, tailCut: headerCut || !input.canSeek), skipped > 0 {
+            // Junk after the last whole ADTS frame: everything before it is used, as ffmpeg does.
+            let lastBytes = (0..<lastPacketTail.count).reversed().map { UInt8(truncatingIfNeeded: lastPacketTail.bytes >> (8 * $0)) }
+            if checksADTSLength, input.canSeek,
+               coverage.trailingJunkStart(in: input.path, lastBytes: lastBytes, isFrameStart: { $0[0] == 0xFF && $0[1] & 0xF6 == 0xF0 }) != nil {
+                if strict {
+                    throw .invalidData(path: input.path, position: lastTime, reason: "\(skipped) bytes after packet \(packets) are no ADTS frames")
+                }
+                status.recordTruncation(Truncation(track: streamIndex, packetsRead: packets, packetsExpected: nil, end: lastEnd,
+                                                   missing: nil, reason: "no ADTS frames", trailingBytes: skipped))
+                return
+            }
             throw .invalidData(path: input.path, position: nil,
                                reason: "\(skipped) bytes of damaged data were skipped (a frame header is broken); \(packets) packets were readable")
         }
-        let short = !seeked && (expectedPackets.map { packets < $0 } ?? false)
-        guard short || lastPacketCut else { return }
+        // Where the packets read stand in the whole track: after a seek, the position of the last
+        // one in the index (MP4), not the count read since.
+        let present = !seeked ? packets : lastTime.flatMap { indexPosition(dts: $0.value) } ?? packets
+        let short = expectedPackets.map { present < $0 } ?? false
+        // A file shorter than its container declares ends every track it cuts; a track that
+        // reached the declared end ended before the cut. Where the header declares each track's
+        // length exactly, ending before it is the cut.
+        let reachedEnd = declaredEnd.flatMap { end in lastEnd.map { $0 >= end } }
+        let cutReason = shortfall.flatMap { reachedEnd == true ? nil : $0 }
+            ?? (durationDeclared && reachedEnd == false ? declaredEnd.map { "its header declares \($0)" } : nil)
+        guard short || lastPacketCut || cutReason != nil else { return }
+        let expected = expectedPackets.map { max($0, present + (lastPacketCut ? 1 : 0)) }
         if strict {
+            let counts = expected.map { "\(present) of \($0) packets" } ?? "\(present) packets"
             throw .invalidData(path: input.path, position: lastTime,
-                               reason: "the file ends after \(packets) of \(expectedPackets ?? packets + 1) packets of track \(streamIndex) (truncated)")
+                               reason: "the file ends after \(counts) of track \(streamIndex) (truncated\(cutReason.map { ": \($0)" } ?? ""))")
         }
-        let missing = declaredEnd.flatMap { declared in
-            lastEnd.map { MediaTime(value: declared.value - $0.value, timeBase: timeBase) }
-        }
-        status.recordTruncation(Truncation(track: streamIndex, packetsRead: packets,
-                                           packetsExpected: expectedPackets.map { max($0, packets + (lastPacketCut ? 1 : 0)) },
-                                           end: lastEnd, missing: missing))
+        let missing = declaredEnd.flatMap { declared in lastEnd.map { declared - $0 } }
+        status.recordTruncation(Truncation(track: streamIndex, packetsRead: present, packetsExpected: expected,
+                                           end: lastEnd, missing: missing, reason: expected == nil ? cutReason : nil))
     }
 }

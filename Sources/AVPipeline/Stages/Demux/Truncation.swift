@@ -3,14 +3,17 @@
 /// the cut and left out what is missing, including a last packet that is only partly there.
 ///
 /// Packets an edit list leaves out are not missing: the expected count is what the demuxer's index
-/// presents, not the sample table's size.
+/// presents, not the sample table's size. Containers without an index say only that the file is
+/// cut (`reason`), and how many seconds are missing where they declare a duration. A raw ADTS
+/// stream followed by junk is reported the same way (`trailingBytes`): whole up to the junk.
 public struct Truncation: Sendable, Equatable, CustomStringConvertible {
     /// The track (container stream index).
     public let track: Int
     /// What `packetsRead` and `packetsExpected` count: packets, or sample frames for PCM (WAV).
     public enum Unit: String, Sendable { case packets, sampleFrames = "sample frames" }
 
-    /// Intact packets (or sample frames) delivered.
+    /// Intact packets (or sample frames) of the track up to the cut; after a seek, where the last one
+    /// delivered stands in the index, so the counts do not depend on where reading started.
     public let packetsRead: Int
     /// Packets the container's index promised, when it has one (MP4/MOV sample tables; a WAV's data size).
     public let packetsExpected: Int?
@@ -19,10 +22,19 @@ public struct Truncation: Sendable, Equatable, CustomStringConvertible {
     public let end: MediaTime?
     /// How much of the track's declared duration is missing, when the container declares one.
     public let missing: MediaTime?
+    /// What the container says that the file falls short of, where it lists no packets (a Matroska
+    /// segment's size, an MP3's Xing byte count, an Ogg stream without its last page…), or what
+    /// follows the last intact packet instead of more of them.
+    public let reason: String?
+    /// Bytes after the last intact packet that are no packet at all (junk appended to a raw
+    /// stream): the track is whole up to them, and nothing after them was read.
+    public let trailingBytes: Int64?
 
     public init(track: Int, packetsRead: Int, packetsExpected: Int?, end: MediaTime?, missing: MediaTime?,
-                unit: Unit = .packets) {
+                unit: Unit = .packets, reason: String? = nil, trailingBytes: Int64? = nil) {
         self.track = track
+        self.reason = reason
+        self.trailingBytes = trailingBytes
         self.packetsRead = packetsRead
         self.packetsExpected = packetsExpected
         self.end = end
@@ -30,15 +42,29 @@ public struct Truncation: Sendable, Equatable, CustomStringConvertible {
         self.unit = unit
     }
 
+    /// "track 1 is cut short after 00:00:03.200: 102 of 250 packets are missing (2.4 s)".
     public var description: String {
-        var parts: [String] = []
-        if let packetsExpected {
-            parts.append("\(packetsExpected - packetsRead) of \(packetsExpected) \(unit.rawValue)")
-        } else {
-            parts.append(unit == .packets ? "its last packet" : "part of its last sample frame")
-        }
-        if let missing, missing.value > 0 { parts.append("\(String(format1: missing.seconds)) s") }
         let after = end.map { " after \($0)" } ?? ""
-        return "track \(track) is cut short\(after): \(parts.joined(separator: ", ")) missing"
+        if let trailingBytes {
+            let at = end.map { " at \($0)" } ?? ""
+            return "track \(track) ends\(at), followed by \(trailingBytes) bytes that are \(reason ?? "no media data") (left out)"
+        }
+        // Seconds that round to 0.0 say nothing (a WAV's duration already ends at the cut).
+        let seconds = missing.flatMap { $0.seconds >= 0.05 ? "\(String(format1: $0.seconds)) s" : nil }
+        var what: String
+        if let packetsExpected {
+            let count = packetsExpected - packetsRead
+            what = "\(count) of \(packetsExpected) \(unit.rawValue) \(count == 1 ? "is" : "are") missing"
+            if let seconds { what += " (\(seconds))" }
+        } else if reason == nil {
+            what = unit == .packets ? "its last packet is missing" : "part of its last sample frame is missing"
+            if let seconds { what += " (\(seconds))" }
+        } else if let seconds {
+            what = "\(seconds) \(seconds == "1.0 s" ? "is" : "are") missing"
+        } else {
+            what = "the rest is missing"
+        }
+        if let reason { what += " (\(reason))" }
+        return "track \(track) is cut short\(after): \(what)"
     }
 }
