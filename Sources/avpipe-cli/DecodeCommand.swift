@@ -81,6 +81,7 @@ struct Decode: AsyncParsableCommand {
                                          channelLayout: channels.map { ChannelLayout.default(channelCount: $0) })
         try await CommandRunner.run(logging: logging) {
             let demuxer = try Demuxer(path: input, options: demuxerOptions)
+            try ensureStart(start, within: demuxer.info)
             // Times are on the file's timeline, which may not start at 0 (MPEG-TS): as ffmpeg's -ss.
             let origin = demuxer.info.startTime ?? MediaTime(value: 0, timeBase: Rational(1, 1))
             let from = start.map { origin + $0 } ?? origin
@@ -113,8 +114,8 @@ struct Decode: AsyncParsableCommand {
                             let progress = ProgressLine(total: demuxer.info.duration, enabled: video == nil && isTerminal(2))
                             // Decoding on one core, conversion and writing on the other (600 s to 48 kHz: 459 → 335 ms).
                             let decoded = try audioDecoder.prefetched()
-                            let (summary, written) = if let end {
-                                try await Self.writeAudio(decoded.ending(at: end).resampled(to: request), to: output, format: fileFormat,
+                            let (summary, written) = if let duration {
+                                try await Self.writeAudio(decoded.ending(after: duration, from: from).resampled(to: request), to: output, format: fileFormat,
                                                           overwrite: overwrite, progress: progress)
                             } else {
                                 try await Self.writeAudio(decoded.resampled(to: request), to: output, format: fileFormat,

@@ -174,6 +174,7 @@ struct Encode: AsyncParsableCommand {
                                                     reason: "they apply to PCM WAV input only (read as a capture device would)")
             }
             let source = try AudioFileSource(path: input, options: sourceOptions)
+            try ensureStart(sourceOptions.start, within: source.info)
             carry(source.info.metadata, source.coverArt)
             try await job.run(source, duration: source.duration, overlapped: true)
             reportTruncations(source.truncations, input: input)

@@ -84,6 +84,7 @@ struct Play: AsyncParsableCommand {
                 throw AVPipelineError.deviceUnavailable(
                     reason: "\(reason); to get the audio anyway, decode it to a file: avpipe decode \(input) --out file.wav")
             }
+            try ensureStart(options.start, within: player.info)
             for notice in player.notices { printNotice(notice) }
             let progress = ProgressLine(total: player.info.duration)
             let statistics: PlayerStatistics

@@ -178,6 +178,10 @@ struct RecordJob: Sendable {
                                                                overwrite: overwrite, hls: hls))
             try muxer.addAudio(encoder, label: output)
             try await muxer.run()
+            // Complete: fragments no longer need to protect it, and a regular file can say where the audio lies.
+            if fragmented, muxed == .m4a || muxed == .mp4, let gapless = muxer.gapless {
+                try await FragmentedRecording.finish(path: output, container: muxed, gapless: gapless)
+            }
         }
     }
 

@@ -298,6 +298,10 @@ enum BadInputMatrix {
             (.play, .m4a, ["--volume", "2"]),
             (.play, .m4a, ["--volume=-1"]),
             (.play, .m4a, ["--volume", "nan"]),
+            // A start past the end (the samples last a few seconds): nothing to write, as frame --at.
+            (.encode, .wav, ["--start", "1000"]),
+            (.decode, .m4a, ["--start", "1000"]),
+            (.play, .m4a, ["--start", "1000"]),
         ]
         return rows.map { command, media, options in
             MatrixCase(name: "\(command) \(options.joined(separator: " "))", arrange: { d in

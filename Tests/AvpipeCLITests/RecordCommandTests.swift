@@ -157,6 +157,11 @@ import TestSupport
         } else {
             let probe = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", output])
             #expect(probe.status == 0 && probe.stderrText.isEmpty, "\(probe.stderrText)")
+            // Completed, so gapless: the edit list and iTunSMPB agree on where the audio lies.
+            let stream = try Probe.run(output)
+            let tag = try GaplessTests.formatTag(output, "iTunSMPB").split(separator: " ")
+            #expect(stream.int("start_pts") == 0 && tag.count == 12 && Int(tag[3], radix: 16) == stream.int("duration_ts"),
+                    "\(stream.streams) \(tag)")
         }
     }
 
@@ -227,5 +232,29 @@ import TestSupport
         #expect(result.status == 69, "\(result.stderrText)")
         #expect(result.stderrText.contains("--list-devices"), "\(result.stderrText)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("x.m4a")))
+    }
+}
+
+/// A default M4A recording is written as fragments (a killed one keeps all but the last), and once
+/// complete it carries the gapless information a regular M4A does: FFmpeg's reading of its edit
+/// list starts at 0 and lasts exactly --duration × rate samples (it lasted 134,144 samples for
+/// 132,300, the priming and padding of whole AAC frames included), and `iTunSMPB` says the same.
+@Suite(.serialized) struct RecordGaplessTests {
+    @Test func aCompletedFragmentedRecordingIsGapless() throws {
+        guard let server = RecordCommandTests.server() else { return }
+        let folder = TemporaryDirectory()
+        let output = folder.file("rec.m4a")
+        let result = try Subprocess.run(Locations.avpipe, ["record", "--out", output, "--duration", "3", "--rate", "44100",
+                                                           "--device", PulseAudioServer.toneSourceName], environment: server.environment)
+        #expect(result.status == 0, "\(result.stderrText)")
+        let probe = try Probe.run(output)
+        #expect(probe.int("start_pts") == 0 && probe.int("duration_ts") == 132_300, "\(probe.streams)")
+        let tag = try GaplessTests.formatTag(output, "iTunSMPB").split(separator: " ")
+        #expect(tag.count == 12 && Int(tag[1], radix: 16) == 1024 && Int(tag[3], radix: 16) == 132_300, "\(tag)")
+        let decode = try avpipe(["decode", output, "--channels", "1", "--format", "pcm", "--out", folder.file("back.pcm")])
+        #expect(decode.status == 0 && fileSize(folder.file("back.pcm")) == 132_300 * 2, "\(decode.stderrText)")
+        // FFmpeg 5.1 skips the priming and keeps the padding (as for any M4A): whole frames, never fewer.
+        let ffmpegCount = try GaplessTests.monoFloats(output).count
+        #expect(ffmpegCount >= 132_300 && ffmpegCount < 132_300 + 1024, "ffmpeg decodes \(ffmpegCount)")
     }
 }

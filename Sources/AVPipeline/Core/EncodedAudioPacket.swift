@@ -17,6 +17,8 @@ public struct EncodedAudioFormat: Sendable, CustomStringConvertible {
     /// Where the audio ends, when the container says so to the sample (an MP4's edit list or
     /// `iTunSMPB`): the decoder cuts the last packet's padding there.
     public internal(set) var presentationEnd: MediaTime?
+    /// Where the track's timeline begins (its first packet's time), when the container says.
+    var streamStart: MediaTime?
     let parameters: CodecParameters
 
     init(parameters: CodecParameters, timeBase: Rational) {

@@ -35,6 +35,12 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
     private var pending: Frame?
     private var converter: (resampler: Resampler, from: AudioFormat)?
     private var nextPTS: Int64?
+    /// For a packet clock coarser than the samples (Matroska's milliseconds) and a codec whose frames
+    /// all have one size (AAC, MP3): where the track's frames start and that size, in samples. A
+    /// full decode counts the samples on from the first packet; after a seek, the first frame's
+    /// rounded time is put back on that count (else the output starts up to half a tick off: 16–32
+    /// samples at 48 kHz, as ffmpeg's -ss does).
+    private let frameGrid: (origin: Int64, step: Int64)?
     /// One tick of the packets' clock, in samples (at least 1).
     private var timestampTolerance: Int64 {
         let tick = Double(outputFormat.sampleRate) * Double(packetTimeBase.numerator) / Double(packetTimeBase.denominator)
@@ -72,6 +78,11 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
         endSample = format.presentationEnd.map {
             av_rescale_q_rnd($0.value, $0.timeBase.avValue, output.sampleTimeBase.avValue, AV_ROUND_NEAR_INF)
         }
+        let frameSize = Int64(context.pointee.frame_size)
+        let coarse = Int64(format.timeBase.numerator) * Int64(output.sampleRate) > Int64(format.timeBase.denominator)
+        frameGrid = coarse && frameSize > 0
+            ? ((format.streamStart?.converted(to: output.sampleTimeBase).value ?? 0), frameSize)
+            : nil
     }
 
     public func next() async throws -> PCMBuffer? {
@@ -117,9 +128,9 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
         upstreamEnded = false
         pending = nil
         nextPTS = nil
-        // The sample at or just before the target time: ⌊T·rate⌋.
+        // The sample nearest the target time, round(T·rate), where ffmpeg's -ss starts.
         exactTarget = mark.mode == .exact
-            ? av_rescale_q_rnd(mark.target.value, mark.target.timeBase.avValue, outputFormat.sampleTimeBase.avValue, AV_ROUND_DOWN)
+            ? av_rescale_q_rnd(mark.target.value, mark.target.timeBase.avValue, outputFormat.sampleTimeBase.avValue, AV_ROUND_NEAR_INF)
             : nil
     }
 
@@ -189,13 +200,23 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
             // A container whose clock is coarser than the samples (Matroska's milliseconds) rounds
             // each packet's time: within one of its ticks, the samples simply continue.
             let candidate = stamped.converted(to: timeBase).value
-            if nextPTS == nil || abs(candidate - pts) > timestampTolerance { pts = candidate }
+            if nextPTS == nil || abs(candidate - pts) > timestampTolerance { pts = onFrameGrid(candidate) }
         }
         let output = try conformed(frame)
         output.pointer.pointee.pts = pts
         nextPTS = pts + Int64(output.sampleCount)
         statistics.frames += Int64(output.sampleCount)
         return PCMBuffer(frame: output, format: outputFormat)
+    }
+
+    /// `pts` moved to the nearest frame start of the track's sample count, when that is within one
+    /// tick of the packets' clock (a gap in the stream leaves it where it is).
+    private func onFrameGrid(_ pts: Int64) -> Int64 {
+        guard let (origin, step) = frameGrid else { return pts }
+        let offset = pts - origin
+        let frames = (offset + (offset >= 0 ? step / 2 : -step / 2)) / step
+        let snapped = origin + frames * step
+        return abs(snapped - pts) <= timestampTolerance ? snapped : pts
     }
 
     /// The frame itself when it has `outputFormat`, else a converted copy.

@@ -48,7 +48,7 @@ public final class AudioFileSource: SampleSource {
         let from = options.start.map { origin + $0 } ?? origin
         if let start = options.start, start.value > 0 { try demuxer.seek(to: from, mode: .exact) }
         if let length = options.duration {
-            source = decoder.ending(at: from + length)
+            source = decoder.ending(after: length, from: from)
         } else {
             source = decoder
         }

@@ -14,6 +14,15 @@ public final class PCMEndTrim<Upstream: SampleSource>: SampleSource where Upstre
         endSample = av_rescale_q_rnd(end.value, end.timeBase.avValue, upstream.outputFormat.sampleTimeBase.avValue, AV_ROUND_DOWN)
     }
 
+    /// `duration` from `start`, each rounded to the nearest sample on its own, as ffmpeg's `-ss S -t D`
+    /// counts: the exact seek starts at sample round(S·rate) and exactly round(D·rate) follow.
+    init(upstream: Upstream, start: MediaTime, duration: MediaTime) {
+        self.upstream = upstream
+        let samples = upstream.outputFormat.sampleTimeBase.avValue
+        endSample = av_rescale_q_rnd(start.value, start.timeBase.avValue, samples, AV_ROUND_NEAR_INF)
+            + av_rescale_q_rnd(duration.value, duration.timeBase.avValue, samples, AV_ROUND_NEAR_INF)
+    }
+
     public func next() async throws -> PCMBuffer? {
         guard !ended, let buffer = try await upstream.next() else { return nil }
         guard let start = buffer.presentationTime?.value else { return buffer }
@@ -56,6 +65,11 @@ public final class VideoEndTrim<Upstream: SampleSource>: SampleSource where Upst
 extension SampleSource where Buffer == PCMBuffer {
     /// This audio up to `end` (exclusive, to the sample).
     public func ending(at end: MediaTime) -> PCMEndTrim<Self> { PCMEndTrim(upstream: self, end: end) }
+
+    /// This audio from an exact seek to `start` for `duration`, to the sample (ffmpeg's `-ss S -t D`).
+    public func ending(after duration: MediaTime, from start: MediaTime) -> PCMEndTrim<Self> {
+        PCMEndTrim(upstream: self, start: start, duration: duration)
+    }
 }
 
 extension SampleSource where Buffer == VideoFrame {

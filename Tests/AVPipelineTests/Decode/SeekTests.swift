@@ -5,7 +5,8 @@ import AVPipeline
 
 /// Exact seeking against ffmpeg: for random targets in a 60 s clip with 2 s GOPs, the first picture
 /// is the one `ffmpeg -ss T -i` gives (accurate seek), and the first audio sample is the full
-/// decode's sample ⌊T·rate⌋ — also when seeking backwards, and after reading to the end.
+/// decode's sample round(T·rate), where `ffmpeg -ss T` starts — also when seeking backwards, and
+/// after reading to the end.
 @Suite struct SeekTests {
     static let clip: String = {
         let path = NSTemporaryDirectory() + "avpipe-seek-clip-\(getpid()).mp4"
@@ -63,7 +64,7 @@ import AVPipeline
                     "first picture after seeking to \(seconds) s (ours at \(picture.presentationTime.map { "\($0)" } ?? "?"))")
 
             let buffer = try #require(try await audio.next(), "no audio after seeking to \(seconds)")
-            let first = Int(microseconds * Int64(rate) / 1_000_000)
+            let first = Int((microseconds * Int64(rate) + 500_000) / 1_000_000)
             #expect(buffer.presentationTime?.value == Int64(first), "audio starts at sample \(buffer.presentationTime?.value ?? -1), not \(first)")
             var samples: [Float] = []
             buffer.withUnsafePlane(0) { samples = Array($0.bindMemory(to: Float.self)) }

@@ -161,6 +161,7 @@ public final class DemuxedAudioTrack: SampleSource, ImmediatePacketSource {
         var format = EncodedAudioFormat(parameters: demuxer.parameters[track.index], timeBase: track.timeBase)
         format.metadata = track.metadata
         format.presentationEnd = Self.presentationEnd(of: track, in: demuxer.info)
+        format.streamStart = track.startTime
         sharedFormat = SharedFormat(format)
     }
 

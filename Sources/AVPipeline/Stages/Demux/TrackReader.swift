@@ -91,6 +91,10 @@ final class TrackReader {
     private let isAudio: Bool
     /// The track's first timestamp, when the container says.
     private let streamStart: Int64?
+    /// How far before a seek's target reading starts (in `timeBase`): decoders need the packets before
+    /// the target to decode it as a full decode does (AAC's overlap-add, MP3's bit reservoir, Opus's
+    /// converging state: the stream's declared seek pre-roll, 80 ms).
+    private let seekPreroll: Int64
 
     init(source: InputSource, policy: InputPolicy, track: TrackInfo, streamCount: Int, interrupt: InterruptFlag,
          counters: TrackCounters, strict: Bool, status: DemuxStatusCell, shared: SharedInput?,
@@ -146,6 +150,10 @@ final class TrackReader {
         checksMPEGAudioLength = input.formatName == "mp3"
         isAudio = track.kind == .audio
         streamStart = stream.pointee.start_time == avp_nopts_value() ? nil : stream.pointee.start_time
+        let parameters = stream.pointee.codecpar.pointee
+        let declared = parameters.seek_preroll > 0 && parameters.sample_rate > 0
+            ? av_rescale_q_rnd(Int64(parameters.seek_preroll), AVRational(num: 1, den: parameters.sample_rate), timeBase.avValue, AV_ROUND_UP) : 0
+        seekPreroll = track.kind == .audio ? max(av_rescale_q(1, AVRational(num: 1, den: 10), timeBase.avValue), declared) : 0
     }
 
     deinit {
@@ -191,9 +199,8 @@ final class TrackReader {
             || ["h264", "hevc", "m4v", "mpegvideo"].contains(input.formatName) {
             throw .unsupportedFormat("'\(input.path)' (\(input.formatName)) has no timestamps to seek by; remux it into a container first")
         }
-        // Audio decoders need the packets before the target to decode it as a full decode does
-        // (AAC's overlap-add, MP3's bit reservoir): start 100 ms early; the decoder drops the rest.
-        let preroll = isAudio ? av_rescale_q(1, AVRational(num: 1, den: 10), timeBase.avValue) : 0
+        // Audio starts at least 100 ms early; the decoder drops what comes before the target.
+        let preroll = seekPreroll
         let position = context.readPosition
         let rc = avformat_seek_file(context.pointer, Int32(streamIndex), Int64.min, wanted - preroll, wanted - preroll, 0)
         if rc == avp_error_exit() { throw .cancelled }

@@ -314,13 +314,15 @@ public final class Muxer {
         return rate > 0 ? (index, rate) : nil
     }
 
-    /// Adds `iTunSMPB` to a finished single-AAC-track file whose first packet carries priming.
+    /// Adds `iTunSMPB` to a finished single-AAC-track file whose first packet carries priming
+    /// (a fragmented one's numbers are only kept in `gapless`).
     private func tagGapless(_ writer: MuxWriter) throws(AVPipelineError) {
-        guard container == .mp4 || container == .m4a, !options.fragmented, tracks.count == 1, let (index, rate) = gaplessTrack,
+        guard container == .mp4 || container == .m4a, tracks.count == 1, let (index, rate) = gaplessTrack,
               tracks[index].codecID == AV_CODEC_ID_AAC,
               let info = writer.gapless(ofTrack: index, frameSize: Int(tracks[index].parameters.pointer.pointee.frame_size),
                                         sampleRate: rate) else { return }
-        try ITunesFreeformTag.insert(name: "iTunSMPB", value: info.iTunSMPB, intoFileAt: target.writingPath)
+        // A fragmented file only reports them: `FragmentedRecording.finish` writes them into a regular copy.
+        if !options.fragmented { try ITunesFreeformTag.insert(name: "iTunSMPB", value: info.iTunSMPB, intoFileAt: target.writingPath) }
         gapless = info
     }
 

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `decode --start T [--duration D]` gives the samples of the file's full decode from round(T·rate),
+/// round(D·rate) of them (ffmpeg's -ss/-t count), in every seekable container. The oracle is
+/// ffmpeg's decode of the whole track, not `ffmpeg -ss`: on Matroska's millisecond clock ffmpeg's
+/// own seek lands up to half a millisecond off (24 samples at 48 kHz).
+@Suite struct ExactStartTests {
+    enum Source: String, CaseIterable {
+        case mkvAACWithVideo = "mkv", mp4AAC = "mp4", mp3, oggOpus = "ogg", wav, flac, mkvFLAC = "flac.mkv"
+
+        func make(_ path: String) throws -> String {
+            // A chirp: no two sample positions look alike, so a lag shows.
+            let chirp = ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*(100+150*t)*t):s=48000:d=4"]
+            let audio: [String] = switch self {
+            case .mkvAACWithVideo, .mp4AAC: ["-c:a", "aac"]
+            case .mp3: ["-c:a", "libmp3lame"]
+            case .oggOpus: ["-c:a", "libopus"]
+            case .wav: ["-c:a", "pcm_f32le"]
+            case .flac, .mkvFLAC: ["-c:a", "flac"]
+            }
+            // Matroska with video: the seek lands on a video keyframe's cluster, mid-way between audio frames' rounded times.
+            let video = self == .mkvAACWithVideo
+                ? ["-f", "lavfi", "-i", "testsrc=size=64x48:rate=25:duration=4", "-c:v", "libx264", "-g", "25", "-preset", "ultrafast"] : []
+            try MediaFactory.ffmpeg(["-v", "error"] + chirp + video + audio + [path])
+            return path
+        }
+    }
+
+    static func floats(_ data: Data) -> [Float] { data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) } }
+
+    /// ffmpeg's decode of the whole audio track, and where the file's timeline starts in it (in samples).
+    static func fullDecode(_ path: String) throws -> (samples: [Float], fileStart: Int) {
+        let decoded = try Subprocess.run("ffmpeg", ["-v", "error", "-i", path, "-map", "0:a:0", "-f", "f32le", "-"])
+        var samples = floats(decoded.stdout)
+        if let presented = try Probe.presentedAudioSamples(path) { samples = Array(samples.prefix(presented)) }  // FFmpeg 5.1 keeps MP4 padding
+        let starts = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "format=start_time:stream=start_time,codec_type",
+                                                    "-of", "json", path])
+        let json = try #require(try JSONSerialization.jsonObject(with: starts.stdout) as? [String: Any])
+        let format = Double((json["format"] as? [String: Any])?["start_time"] as? String ?? "0") ?? 0
+        let audio = ((json["streams"] as? [[String: Any]]) ?? []).first { $0["codec_type"] as? String == "audio" }
+        let audioStart = Double(audio?["start_time"] as? String ?? "0") ?? 0
+        return (samples, Int(((format - audioStart) * 48_000).rounded()))
+    }
+
+    @Test(arguments: Source.allCases)
+    func aStartGivesTheFullDecodesSamplesFromThatInstant(_ source: Source) throws {
+        let folder = TemporaryDirectory()
+        let input = try source.make(folder.file("in.\(source.rawValue)"))
+        let full = try Self.fullDecode(input)
+        for (start, duration) in [(1.2345, nil), (2.5005, 1.00001), (0.77777, nil)] as [(Double, Double?)] {
+            let run = try avpipe(["decode", input, "--start", "\(start)"] + (duration.map { ["--duration", "\($0)"] } ?? [])
+                                 + ["--sample-format", "flt", "--format", "pcm", "--out", "-"])
+            #expect(run.status == 0, "\(run.stderrText)")
+            let ours = Self.floats(run.stdout)
+            let first = full.fileStart + Int((start * 48_000).rounded())
+            let end = duration.map { first + Int(($0 * 48_000).rounded()) } ?? full.samples.count
+            let expected = Array(full.samples[first..<min(end, full.samples.count)])
+            let lag = SignalAnalysis.bestLag(expected, ours, start: 4800, length: 4800, lags: -64...64)
+            #expect(lag == 0, "\(source) from \(start) s: ours starts \(-lag) samples \(lag < 0 ? "late" : "early")")
+            #expect(ours.count == expected.count, "\(source) from \(start) s: \(ours.count) samples, the full decode's \(expected.count)")
+            let worst = zip(ours, expected).dropFirst(4800).map { abs($0 - $1) }.max() ?? 1
+            #expect(worst < 2e-3, "\(source) from \(start) s: samples differ by up to \(worst)")
+        }
+    }
+
+    /// `--start` past the end is a usage error that names the input's length, and nothing is
+    /// written (it wrote a 0-byte .aac or a header-only WAV and succeeded), as `frame --at` does.
+    @Test func aStartPastTheEndWritesNothing() throws {
+        let folder = TemporaryDirectory()
+        let input = try MediaFactory.tone(folder.file("in.wav"), seconds: 2)
+        for arguments in [["encode", "--in", input, "--out", folder.file("o.aac")], ["encode", "--in", input, "--out", folder.file("o.m4a")],
+                          ["decode", input, "--out", folder.file("o.wav")], ["decode", input, "--null"]] {
+            let run = try avpipe(arguments + ["--start", "20"])
+            #expect(run.status == 64, "\(arguments): \(run.stderrText)")
+            #expect(run.stderrText.contains("the input ends at 2.0 s, before --start 20"), "\(run.stderrText)")
+            #expect(folder.contents() == ["in.wav"])
+        }
+    }
+}
