@@ -89,8 +89,9 @@ struct Play: AsyncParsableCommand {
             let progress = ProgressLine(total: player.info.duration)
             let statistics: PlayerStatistics
             do {
-                statistics = try await player.run(progress: progress.update)
-                progress.finish(at: player.position)
+                // The speed counts what was played: a seek is a jump, not playback.
+                statistics = try await player.run { progress.update($0, played: player.played) }
+                progress.finish(at: player.position, played: player.played)
             } catch {
                 progress.finish(at: nil)
                 throw error

@@ -35,20 +35,24 @@ final class ProgressLine {
     /// `update`, or nil when the line is not shown: the pipeline then makes no call per packet.
     var updates: ((MediaTime) -> Void)? { enabled ? update : nil }
 
-    func update(_ position: MediaTime) {
+    func update(_ position: MediaTime) { update(position, played: position) }
+
+    /// `played`: the media time processed since the start, where that is not `position` (a player
+    /// that jumped); the speed is measured by it.
+    func update(_ position: MediaTime, played: MediaTime) {
         guard enabled, clock.now - lastDraw >= .milliseconds(100) else { return }
         lastDraw = clock.now
-        draw(position)
+        draw(position, played: played)
     }
 
     /// Ends the line (after a last redraw) so later output starts on a fresh line.
-    func finish(at position: MediaTime?) {
+    func finish(at position: MediaTime?, played: MediaTime? = nil) {
         guard enabled else { return }
-        if let position { draw(position) }
+        if let position { draw(position, played: played ?? position) }
         if drew { Self.closeOpenLine() }
     }
 
-    private func draw(_ position: MediaTime) {
+    private func draw(_ position: MediaTime, played: MediaTime) {
         var text = "\r\u{1B}[K"
         if let total, total.seconds > 0 {
             let percent = min(100, Int(position.seconds / total.seconds * 100))
@@ -57,7 +61,7 @@ final class ProgressLine {
             text += "\(position)"
         }
         let elapsed = (clock.now - start).secondsDouble
-        if elapsed > 0.05 { text += "  \(String(oneDecimal: position.seconds / elapsed))× real time" }
+        if elapsed > 0.05 { text += "  \(String(oneDecimal: played.seconds / elapsed))× real time" }
         Self.emit(text)
         drew = true
         Self.lineOpen.store(true, ordering: .releasing)

@@ -18,6 +18,28 @@ import TestSupport
         #expect(result.stderrText.contains("avpipe decode"))
     }
 
+    /// On a terminal, play's status line measures its speed by what was played: a jump (here
+    /// `--start 4`, which seeks) moves the position but plays nothing, so the speed stays about
+    /// 1× real time instead of counting the 4 s skipped (it said "40× real time").
+    @Test func theSpeedOnTheStatusLineLeavesOutSeeks() throws {
+        let (started, reason) = PulseAudioServer.start()
+        guard let server = started else {
+            print("notice: skipping the status-line test: \(reason ?? "PulseAudio cannot start")")
+            return
+        }
+        let folder = TemporaryDirectory()
+        let source = folder.file("tone.m4a")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=6", "-c:a", "aac", source])
+        let command = "'\(Locations.avpipe)' play '\(source)' --start 4"
+        let result = try Subprocess.run("script", ["-qefc", command, "/dev/null"], environment: server.environment)
+        #expect(result.status == 0, "\(result.stdoutText)")
+        let speeds = result.stdoutText.matches(of: /([0-9]+\.[0-9])× real time/).compactMap { Double($0.1) }
+        #expect(!speeds.isEmpty, "no speed on the terminal: \(result.stdoutText)")
+        // The clock runs at the sound's pace: never much faster than the wall clock.
+        #expect(speeds.allSatisfy { $0 <= 1.5 }, "speeds shown: \(speeds)")
+        #expect(result.stdoutText.contains("100%"), "\(result.stdoutText)")
+    }
+
     /// The real thing: avpipe plays a two-tone file through a private PulseAudio daemon's null sink;
     /// parec records the sink's monitor, and the recording must match the source.
     @Test func playsThroughARealPulseAudioServer() async throws {

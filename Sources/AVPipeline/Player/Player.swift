@@ -35,6 +35,8 @@ public final class Player: Sendable {
     private let volumeState: LockedState<(volume: Float, muted: Bool)>
     private let start: Double
     private let end: Double?
+    /// Media time played before the latest jump, and where playback resumed after it (see `played`).
+    private let span: LockedState<(before: Double, from: Double)>
     /// The task `play()` started `run()` in, if it did.
     private let background = LockedState<Task<PlayerStatistics, any Error>?>(nil)
 
@@ -85,6 +87,7 @@ public final class Player: Sendable {
         self.notices = notices
         let start = demuxer.info.startTime?.seconds ?? 0
         self.start = start
+        span = LockedState((0, start))
         end = demuxer.info.duration.map { start + $0.seconds }
         control = lanes.audio?.control
         volumeState = LockedState((options.volume, false))
@@ -153,6 +156,13 @@ public final class Player: Sendable {
         return MediaTime(value: Int64((seconds * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000))
     }
 
+    /// How much media time has played, jumps left out: what a speed is measured by (a seek, or
+    /// `PlayerOptions.start`, moves `position` without playing anything).
+    public var played: MediaTime {
+        let seconds = span.withLock { $0.before + max(0, session.clock.now() - $0.from) }
+        return MediaTime(value: Int64((seconds * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000))
+    }
+
     public var isPaused: Bool { session.snapshot.paused }
 
     public func pause() {
@@ -175,6 +185,8 @@ public final class Player: Sendable {
         var target = start + max(0, time.seconds)
         if let end { target = min(target, end) }
         try demuxer.seek(to: MediaTime(value: Int64((target * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000)), mode: .exact)
+        let reached = session.clock.now()
+        span.withLock { span in (span.before, span.from) = (span.before + max(0, reached - span.from), target) }
         let generation = session.beginSeek()
         session.clock.seek(to: target, generation: generation)
     }

@@ -6,6 +6,14 @@
 /// the stamped position, less what the device still holds (two callbacks' worth, ffplay's
 /// estimate of its latency), plus the time since the stamp. Without audio it is the wall clock.
 /// Either way it holds still while paused and restarts from the target after a seek.
+///
+/// Until the device plays its first audio the audio clock reads the start, so the first picture
+/// stays up until the sound begins. That can take a while: a PulseAudio null sink left idle plays a
+/// new stream only once the block of up to 2 s it rendered before the stream came is over (~1 s in
+/// bench runs). ffplay's clock runs on from its first callback instead, and its pictures run ahead
+/// of their sound by as much (measured: flashes 1.2–1.3 s before their beeps, then off by up to
+/// 0.45 s for seconds while it slows down to resync); these wait for it and are in sync from the
+/// first beep on (15–49 ms in the same measurement, the recorder's latency included).
 final class PlaybackClock: Sendable {
     /// What the audio clock reads from the device side.
     struct AudioSide: Sendable {
