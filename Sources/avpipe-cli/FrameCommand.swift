@@ -79,7 +79,7 @@ struct Frame: AsyncParsableCommand {
                     written.append(name)
                 }
             } catch {
-                for name in written { unlink(name) }  // a series is written whole or not at all
+                for name in written where !StreamOutput.isStream(name) { unlink(name) }  // a series is written whole or not at all
                 throw error
             }
             reportSkippedPackets(decoder.statistics)
