@@ -22,6 +22,28 @@ import TestSupport
         #expect(ours == theirs.prefix(presented * 2 * 2))
     }
 
+    /// `--audio-track N` decodes a second language as encode's does, and a bare output name works
+    /// as `--out` (as ffmpeg takes it, and as encode and remux take it). Oracle: ffmpeg `-map 0:a:N`.
+    @Test func decodeTakesAnAudioTrackAndABareOutputName() throws {
+        let folder = TemporaryDirectory()
+        let input = folder.file("two.mkv")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1",
+                                 "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=1",
+                                 "-map", "0:a", "-map", "1:a", "-c:a", "flac", input])
+        for track in [0, 1] {
+            let wav = folder.file("track\(track).wav")
+            let result = try avpipe(["decode", input, wav, "--audio-track", "\(track)"])
+            #expect(result.status == 0, "\(result.stderrText)")
+            let theirs = try Subprocess.run("ffmpeg", ["-v", "error", "-i", input, "-map", "0:a:\(track)", "-f", "s16le", "-"]).stdout
+            let ours = try StandardOutputTests.samples(wav)
+            #expect(!theirs.isEmpty && ours == theirs, "track \(track)")
+        }
+        let missing = try avpipe(["decode", input, folder.file("x.wav"), "--audio-track", "2"])
+        #expect(missing.status == 64 && missing.stderrText.contains("audio track"), "\(missing.stderrText)")  // as encode
+        let both = try avpipe(["decode", input, folder.file("y.wav"), "--out", folder.file("z.wav")])
+        #expect(both.status == 64 && both.stderrText.contains("already named"), "\(both.stderrText)")
+    }
+
     @Test func decodeConvertsToTheRequestedFormat() throws {
         let folder = TemporaryDirectory()
         try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=1",
