@@ -225,9 +225,16 @@ import TestSupport
         let folder = TemporaryDirectory()
         let wav = try MediaFactory.tone(folder.file("tone.wav"), seconds: 3)
         let ts = folder.file("a.ts"), adts = folder.file("a.aac"), theirs = folder.file("ffmpeg.ts")
-        #expect(try avpipe(["encode", "--in", wav, "--out", ts]).status == 0)
-        #expect(try avpipe(["encode", "--in", wav, "--out", adts]).status == 0)
+        // At 96 kb/s: at the default (128 kb/s for stereo, as ffmpeg's) ffmpeg's copy of the ADTS,
+        // which has no times of its own, re-times one packet by a 90 kHz tick. The default is
+        // checked against ffmpeg's own encode to TS, byte for byte.
+        #expect(try avpipe(["encode", "--in", wav, "--out", ts, "--bitrate", "96k"]).status == 0)
+        #expect(try avpipe(["encode", "--in", wav, "--out", adts, "--bitrate", "96k"]).status == 0)
         try MediaFactory.ffmpeg(["-v", "error", "-i", adts, "-c", "copy", "-f", "mpegts", theirs])
+        let defaultTS = folder.file("default.ts"), ffmpegDefault = folder.file("ffmpeg-default.ts")
+        #expect(try avpipe(["encode", "--in", wav, "--out", defaultTS]).status == 0)
+        try MediaFactory.ffmpeg(["-v", "error", "-i", wav, "-c:a", "aac", ffmpegDefault])
+        #expect(try fileBytes(defaultTS) == fileBytes(ffmpegDefault), "the default encode to TS is ffmpeg's")
         let ours = try Probe.packetHashes(ts, stream: "a:0", entries: "pts,dts")
         #expect(try !ours.isEmpty && ours == Probe.packetHashes(theirs, stream: "a:0", entries: "pts,dts"), "the same packets at the same times")
         let decoded = try ContainerOracles.gstreamerDecodedStreams(ts, video: false, in: folder)
