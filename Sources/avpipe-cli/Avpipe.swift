@@ -55,6 +55,7 @@ enum FFmpegHabits {
     static let bareInputCommands: Set<String> = ["decode", "play", "demux", "probe", "remux", "hls", "frame"]
 
     static func arguments(_ arguments: [String]) throws -> [String] {
+        let arguments = try joiningNegativeValues(arguments)
         if arguments.count >= 2, arguments[0] == "help" {
             let known = Avpipe.configuration.subcommands.map { $0._commandName }
             guard known.contains(arguments[1]) else { throw ValidationError("unknown subcommand '\(arguments[1])'") }
@@ -64,6 +65,45 @@ enum FFmpegHabits {
         var rewritten = arguments
         rewritten.remove(at: flag)
         return rewritten
+    }
+}
+
+extension FFmpegHabits {
+    /// Options whose type cannot even hold a negative value, with the values they take: a negative
+    /// one is refused here, naming the range (the parser would only say "invalid value").
+    static let nonNegativeOptions: [String: String] = [
+        "--start": "a time of 0 or more (seconds or hh:mm:ss.xxx)", "--duration": "a time of 0 or more (seconds or hh:mm:ss.xxx)",
+        "--at": "a time of 0 or more (seconds or hh:mm:ss.xxx)", "--every": "a time above 0 (seconds or hh:mm:ss.xxx)",
+        "--bitrate": "a bit rate above 0 (bits per second, or with k/M: 96k)",
+        "--audio-track": "a track number from 0 (remux, mux: or all)", "--video-track": "a track number from 0 (remux, mux: or all)",
+    ]
+
+    /// swift-argument-parser reads `--volume -1` as two options and reports "Missing value for
+    /// '--volume'". Joined as `--volume=-1`, the value reaches the option's own range check (exit
+    /// 64 naming the range); an option whose type holds no negative value is refused here.
+    static func joiningNegativeValues(_ arguments: [String]) throws -> [String] {
+        var joined: [String] = []
+        var index = 0
+        while index < arguments.count {
+            var argument = arguments[index]
+            if argument.hasPrefix("--"), !argument.contains("="), index + 1 < arguments.count, isNegativeNumber(arguments[index + 1]) {
+                argument += "=" + arguments[index + 1]
+                index += 1
+            }
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--"),
+               let range = nonNegativeOptions[String(argument[..<equals])], isNegativeNumber(String(argument[argument.index(after: equals)...])) {
+                throw ValidationError("\(argument[..<equals]) takes \(range) (got \(argument[argument.index(after: equals)...]))")
+            }
+            joined.append(argument)
+            index += 1
+        }
+        return joined
+    }
+
+    /// `-5`, `-0.5`, `-.5`, `-1:30`: never an option name (none starts with a digit).
+    private static func isNegativeNumber(_ text: String) -> Bool {
+        guard text.hasPrefix("-"), let first = text.dropFirst().first else { return false }
+        return first.isNumber || (first == "." && text.dropFirst(2).first?.isNumber == true)
     }
 }
 

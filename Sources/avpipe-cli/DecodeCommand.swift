@@ -17,7 +17,16 @@ struct Decode: AsyncParsableCommand {
     var input: String
 
     @Option(name: .customLong("out"), help: ArgumentHelp("Audio file to write: .wav, .flac, .aiff, .pcm (bare samples), .mp3 or .opus (the latter two when FFmpeg has their encoder); - for WAV on standard output.", valueName: "file"))
-    var output: String?
+    var outputOption: String?
+
+    @Argument(help: ArgumentHelp("The audio file as a bare name, as ffmpeg takes it (avpipe decode in.mp4 out.wav): the same as --out.", valueName: "output"))
+    var bareOutput: String?
+
+    /// The audio output, from --out or the bare name (validated: not both).
+    var output: String? { outputOption ?? bareOutput }
+
+    @Option(help: ArgumentHelp("Audio track to decode (0 = first); default: the file's main one.", valueName: "n"))
+    var audioTrack: Int?
 
     @Option(name: .customLong("format"), help: ArgumentHelp("Audio file format when the name does not say it: wav, pcm, flac, aiff, mp3, opus.", valueName: "format"))
     var fileFormat: AudioFileFormat?
@@ -55,6 +64,8 @@ struct Decode: AsyncParsableCommand {
         }
         if let rate, !(1...768_000).contains(rate) { throw ValidationError("--rate must be between 1 and 768000 (got \(rate))") }
         if let channels, !(1...64).contains(channels) { throw ValidationError("--channels must be between 1 and 64 (got \(channels))") }
+        if outputOption != nil, let bareOutput { throw ValidationError("unexpected argument '\(bareOutput)': the output is already named by --out") }
+        if let audioTrack, audioTrack < 0 { throw ValidationError("--audio-track counts from 0 (got \(audioTrack))") }
         guard output != nil || video != nil || null else { throw ValidationError("nothing to do: pass --out (audio) and/or --video, or --null") }
         guard !(null && (output != nil || video != nil)) else { throw ValidationError("--null writes nothing: leave out --out and --video") }
         if let output {
@@ -75,7 +86,7 @@ struct Decode: AsyncParsableCommand {
 
     func run() async throws {
         let (input, output, video, overwrite, demuxerOptions) = (input, output, video, outputOptions.overwrite, inputOptions.demuxerOptions)
-        let (start, duration, null) = (start?.time, duration?.time, null)
+        let (start, duration, null, audioTrack) = (start?.time, duration?.time, null, audioTrack)
         let fileFormat = fileFormat ?? (output == OutputPaths.standardOutput ? .wav : output.flatMap(AudioFileFormat.init(path:)))
         let request = AudioFormatRequest(sampleFormat: SampleFormat(rawValue: sampleFormat)!.packed, sampleRate: rate,
                                          channelLayout: channels.map { ChannelLayout.default(channelCount: $0) })
@@ -91,7 +102,7 @@ struct Decode: AsyncParsableCommand {
                 // Every track is asked for before any is read (an input that cannot seek is read once).
                 let decodesAudio = output != nil || (null && demuxer.info.hasAudio)
                 let decodesVideo = video != nil || (null && demuxer.info.hasVideo)
-                let audioDecoder = decodesAudio ? try demuxer.audioTrack().decodeAudio() : nil
+                let audioDecoder = decodesAudio ? try demuxer.audioTrack(audioTrack).decodeAudio() : nil
                 let videoDecoder = decodesVideo ? try demuxer.videoTrack().decodeVideo() : nil
                 if null {
                     if let audioDecoder {

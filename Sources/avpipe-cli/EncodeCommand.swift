@@ -31,7 +31,7 @@ struct Encode: AsyncParsableCommand {
     var input: String { inputOption ?? files.first ?? "" }
     var output: String { outputOption ?? files.last ?? "" }
 
-    @Option(help: ArgumentHelp("Target bit rate in bits per second, or with k/M (128k) (default: 96k, or the most AAC-LC carries for small streams).", valueName: "rate"))
+    @Option(help: ArgumentHelp("Target bit rate in bits per second, or with k/M (128k) (default: as ffmpeg, by the channels: 69k mono, 128k stereo, 341k 5.1; at most what AAC-LC carries).", valueName: "rate"))
     var bitrate: BitRateArgument?
 
     @Option(help: ArgumentHelp("Audio track to encode (0 = first); default: the file's main one.", valueName: "n"))

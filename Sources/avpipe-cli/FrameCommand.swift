@@ -64,6 +64,9 @@ struct Frame: AsyncParsableCommand {
             let schedule = try Self.times(times, every: every, duration: demuxer.info.duration)
             let names = Self.names(output, count: schedule.count)
             var written: [String] = []
+            // A series goes into its folder, made when only its last level is missing (as hls does).
+            let folder = OutputFolder.containing(output)
+            let madeFolder = every != nil ? try OutputFolder.makeLastLevel(folder, for: output) : false
             do {
                 for (time, name) in zip(schedule, names) {
                     try demuxer.seek(to: origin + time, mode: .exact)
@@ -79,7 +82,8 @@ struct Frame: AsyncParsableCommand {
                     written.append(name)
                 }
             } catch {
-                for name in written { unlink(name) }  // a series is written whole or not at all
+                for name in written where !StreamOutput.isStream(name) { unlink(name) }  // a series is written whole or not at all
+                OutputFolder.removeIfMade(folder, made: madeFolder)
                 throw error
             }
             reportSkippedPackets(decoder.statistics)

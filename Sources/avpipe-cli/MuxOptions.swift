@@ -33,8 +33,9 @@ struct MuxLayoutOptions: ParsableArguments {
             let ext = OutputPaths.fileExtension(output)
             throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use \(MuxContainer.extensionsText), or --format")
         }
-        if output == OutputPaths.standardOutput, let container = container(for: output), !container.streams, !fragmented {
-            throw ValidationError("an \(container.rawValue.uppercased()) written to standard output must be --fragmented (its index cannot be written back); or use --format ts or mkv")
+        if StreamOutput.isStream(output), let container = container(for: output), !container.streams, !fragmented, container != .hls {
+            let into = output == OutputPaths.standardOutput ? "standard output" : "a pipe or device"
+            throw ValidationError("an \(container.rawValue.uppercased()) written to \(into) must be --fragmented (its index cannot be written back); or use --format ts or mkv")
         }
     }
 }

@@ -1,3 +1,4 @@
+import AVPipeline
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -5,7 +6,8 @@ import Darwin
 #endif
 
 /// Waits for every output of a command (each task returns its path, or "" when it writes none). If one fails, the other is cancelled and any output already in place
-/// is removed again: a failed or interrupted run leaves neither file.
+/// is removed again: a failed or interrupted run leaves neither file (a pipe or device written as a
+/// stream stays: it holds nothing to take back).
 func allOrNothing(_ group: inout ThrowingTaskGroup<String, any Error>) async throws {
     var written: [String] = []
     var failure: (any Error)?
@@ -18,6 +20,6 @@ func allOrNothing(_ group: inout ThrowingTaskGroup<String, any Error>) async thr
         }
     }
     guard let failure else { return }
-    for path in written where !path.isEmpty { unlink(path) }
+    for path in written where !path.isEmpty && !StreamOutput.isStream(path) { unlink(path) }
     throw failure
 }

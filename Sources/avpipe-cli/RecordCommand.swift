@@ -32,7 +32,7 @@ struct Record: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Stop after this long (seconds or hh:mm:ss.xxx); default: until Ctrl-C.", valueName: "time"))
     var duration: TimeArgument?
 
-    @Option(help: ArgumentHelp("AAC bit rate in bits per second, or with k/M (default: 96k).", valueName: "rate"))
+    @Option(help: ArgumentHelp("AAC bit rate in bits per second, or with k/M (default: as ffmpeg, by the channels: 69k mono, 128k stereo).", valueName: "rate"))
     var bitrate: BitRateArgument?
 
     @Option(help: "Sample rate in Hz (default: the device's).")

@@ -302,6 +302,15 @@ enum BadInputMatrix {
             (.encode, .wav, ["--start", "1000"]),
             (.decode, .m4a, ["--start", "1000"]),
             (.play, .m4a, ["--start", "1000"]),
+            // A negative value as its own word (the parser took "-1" for an option: "Missing value").
+            (.play, .m4a, ["--volume", "-1"]),
+            (.decode, .m4a, ["--start", "-5"]),
+            (.decode, .m4a, ["--audio-track", "-1"]),
+            (.encode, .wav, ["--bitrate", "-96k"]),
+            (.encode, .wav, ["--duration", "-1:30"]),
+            (.remux, .mp4, ["--audio-track", "-1"]),
+            (.frame, .mp4, ["--width", "-320"]),
+            (.hls, .mp4, ["--segment", "-.5"]),
         ]
         return rows.map { command, media, options in
             MatrixCase(name: "\(command) \(options.joined(separator: " "))", arrange: { d in

@@ -3,6 +3,23 @@ import Testing
 import TestSupport
 
 @Suite struct EncodeCommandTests {
+    /// With no --bitrate the bit rate grows with the channels as ffmpeg's (its aacenc's default per
+    /// channel element: 69 kb/s single, 128 pair, 16 LFE; 5.1 was 96 kb/s in all): `--jobs 1` gives
+    /// ffmpeg's bytes for mono, stereo and 5.1, and the M4A's stream bit rate is ffmpeg's.
+    @Test(arguments: [1, 2, 6])
+    func theDefaultBitRateIsFFmpegsForTheChannels(channels: Int) throws {
+        let folder = TemporaryDirectory()
+        let wav = try MediaFactory.tone(folder.file("in.wav"), seconds: 2, sampleRate: 48_000, channels: channels)
+        #expect(try avpipe(["encode", wav, folder.file("ours.aac"), "--jobs", "1"]).status == 0)
+        try MediaFactory.ffmpeg(["-v", "error", "-i", wav, "-c:a", "aac", folder.file("ffmpeg.aac")])
+        #expect(try fileBytes(folder.file("ours.aac")) == fileBytes(folder.file("ffmpeg.aac")), "\(channels) channel(s)")
+        #expect(try avpipe(["encode", wav, folder.file("ours.m4a")]).status == 0)
+        try MediaFactory.ffmpeg(["-v", "error", "-i", wav, "-c:a", "aac", folder.file("ffmpeg.m4a")])
+        let ours = try Probe.run(folder.file("ours.m4a")).int("bit_rate") ?? 0
+        let theirs = try Probe.run(folder.file("ffmpeg.m4a")).int("bit_rate") ?? 0
+        #expect(theirs > 0 && abs(ours - theirs) <= theirs / 20, "\(channels) channel(s): \(ours) against ffmpeg's \(theirs) b/s")
+    }
+
     /// Exactly the form on the user's card.
     @Test func theUserCardCommandWritesAnADTSFileFFprobeAccepts() throws {
         let folder = TemporaryDirectory()

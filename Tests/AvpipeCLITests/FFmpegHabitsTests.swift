@@ -17,6 +17,30 @@ import TestSupport
         #expect(words.contains("rate, else 25."), "\(mux.stdoutText)")
     }
 
+    /// A negative value as its own word (`--start -5`) was read as an option ("Missing value for
+    /// '--start'"): now every numeric option answers with its range, exit 64, before any input is read.
+    @Test func aNegativeValueGetsTheOptionsRange() throws {
+        let folder = TemporaryDirectory()
+        let wav = try MediaFactory.tone(folder.file("in.wav"), seconds: 1)
+        let cases: [(arguments: [String], option: String, range: String)] = [
+            (["play", wav, "--volume", "-1"], "--volume", "between 0 and 1"),
+            (["decode", wav, folder.file("o.wav"), "--start", "-5"], "--start", "0 or more"),
+            (["decode", wav, folder.file("o.wav"), "--duration", "-1:30"], "--duration", "0 or more"),
+            (["encode", wav, folder.file("o.aac"), "--bitrate", "-96k"], "--bitrate", "above 0"),
+            (["encode", wav, folder.file("o.aac"), "--channels", "-2"], "--channels", "between 1 and 8"),
+            (["frame", wav, "--at", "1", "--width", "-320", "--out", folder.file("a.png")], "--width", "between 1 and"),
+            (["frame", wav, "--every", "-.5", "--out", folder.file("a.png")], "--every", "above 0"),
+            (["remux", wav, folder.file("o.mkv"), "--audio-track", "-1"], "--audio-track", "from 0"),
+            (["record", "--out", folder.file("r.aac"), "--buffer", "-1"], "--buffer", "between 0.05 and 60"),
+        ]
+        for item in cases {
+            let result = try avpipe(item.arguments)
+            #expect(result.status == 64 && result.stderrText.contains(item.option) && result.stderrText.contains(item.range)
+                    && !result.stderrText.contains("Missing value"), "\(item.arguments): \(result.stderrText)")
+        }
+        #expect(folder.contents() == ["in.wav"])
+    }
+
     /// `-i` names the input of remux, hls, demux and frame as their bare input does: the same files.
     @Test func dashINamesTheInputOfEveryCopyCommand() throws {
         let folder = TemporaryDirectory()

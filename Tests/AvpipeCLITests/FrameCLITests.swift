@@ -66,6 +66,11 @@ import TestSupport
         let pattern = try avpipe(["frame", input, "--at", "0.5", "--at", "3", "--out", folder.file("p%02d.png")])
         #expect(pattern.status == 0, "\(pattern.stderrText)")
         #expect(fileExists(folder.file("p01.png")) && fileExists(folder.file("p02.png")))
+        // A series goes into a folder made for it when only that last level is missing.
+        let intoNewFolder = try avpipe(["frame", input, "--every", "1", "--out", folder.file("shots/t.png")])
+        #expect(intoNewFolder.status == 0, "\(intoNewFolder.stderrText)")
+        #expect(try fileBytes(folder.file("shots/t-004.png")) == fileBytes(folder.file("t-004.png")))
+        try FileManager.default.removeItem(atPath: folder.file("shots"))
 
         let before = FolderSnapshot(folder.path)
         let late = try avpipe(["frame", input, "--at", "1", "--at", "9", "--out", folder.file("late.png")])

@@ -225,13 +225,34 @@ import TestSupport
         let folder = TemporaryDirectory()
         let wav = try MediaFactory.tone(folder.file("tone.wav"), seconds: 3)
         let ts = folder.file("a.ts"), adts = folder.file("a.aac"), theirs = folder.file("ffmpeg.ts")
-        #expect(try avpipe(["encode", "--in", wav, "--out", ts]).status == 0)
-        #expect(try avpipe(["encode", "--in", wav, "--out", adts]).status == 0)
+        // At 96 kb/s: at the default (128 kb/s for stereo, as ffmpeg's) ffmpeg's copy of the ADTS,
+        // which has no times of its own, re-times one packet by a 90 kHz tick. The default is
+        // checked against ffmpeg's own encode to TS, byte for byte.
+        #expect(try avpipe(["encode", "--in", wav, "--out", ts, "--bitrate", "96k"]).status == 0)
+        #expect(try avpipe(["encode", "--in", wav, "--out", adts, "--bitrate", "96k"]).status == 0)
         try MediaFactory.ffmpeg(["-v", "error", "-i", adts, "-c", "copy", "-f", "mpegts", theirs])
+        let defaultTS = folder.file("default.ts"), ffmpegDefault = folder.file("ffmpeg-default.ts")
+        #expect(try avpipe(["encode", "--in", wav, "--out", defaultTS]).status == 0)
+        try MediaFactory.ffmpeg(["-v", "error", "-i", wav, "-c:a", "aac", ffmpegDefault])
+        #expect(try fileBytes(defaultTS) == fileBytes(ffmpegDefault), "the default encode to TS is ffmpeg's")
         let ours = try Probe.packetHashes(ts, stream: "a:0", entries: "pts,dts")
         #expect(try !ours.isEmpty && ours == Probe.packetHashes(theirs, stream: "a:0", entries: "pts,dts"), "the same packets at the same times")
         let decoded = try ContainerOracles.gstreamerDecodedStreams(ts, video: false, in: folder)
         #expect(abs(decoded.audio / 2 - 3 * 44_100) <= 2048, "GStreamer decodes \(decoded.audio / 2) samples")
+    }
+
+    /// The README's `hls in.mp4 --out site/index.m3u8` in a fresh folder makes `site`, and a
+    /// playlist path through '..' writes what the absolute path to the same folder writes.
+    @Test func theStreamsFolderIsMadeAndMayBeReachedThroughDotDot() throws {
+        let folder = TemporaryDirectory()
+        let input = try DemuxMedia.movie(folder.file("in.mp4"), seconds: 2, size: "160x90")
+        try FileManager.default.createDirectory(atPath: folder.file("sub"), withIntermediateDirectories: false)
+        let made = try avpipe(["hls", input, "--out", folder.file("site/index.m3u8")])
+        #expect(made.status == 0, "\(made.stderrText)")
+        let relative = try Subprocess.run("sh", ["-c", "cd '\(folder.file("sub"))' && '\(Locations.avpipe)' hls ../in.mp4 --out ../out/index.m3u8"])
+        #expect(relative.status == 0, "\(relative.stderrText)")
+        let site = FolderSnapshot(folder.file("site")), out = FolderSnapshot(folder.file("out"))
+        #expect(site.names.contains("index.m3u8") && site.names.contains("index0.ts") && site == out, "\(site) / \(out)")
     }
 
     @Test func badRequestsAreRefusedAndLeaveNothing() throws {
@@ -242,11 +263,10 @@ import TestSupport
         try Data(count: 100).write(to: URL(fileURLWithPath: folder.file("noise.mp4")))
         let before = FolderSnapshot(folder.path)
         let cases: [([String], Int32, String)] = [
-            (["--out", folder.file("site/../x.m3u8")], 64, "'..' is not allowed"),
             (["--out", folder.file("site/x.m3u8"), "--segment", "0"], 64, "segment duration"),
             (["--out", folder.file("site/x.m3u8"), "--segment", "1000000000"], 64, "segment duration"),
             (["--out", folder.file("site/x.m3u8"), "--live", "--window", "0"], 64, "window"),
-            (["--out", folder.file("nowhere/x.m3u8")], 73, "does not exist"),
+            (["--out", folder.file("nowhere/deeper/x.m3u8")], 73, "does not exist"),  // only the last level is made
             (["--out", folder.file("site/old.m3u8")], 73, "exists"),
             (["--out", folder.file("site/x.mp4")], 64, "NAME.m3u8"),
         ]
@@ -254,8 +274,10 @@ import TestSupport
             let result = try avpipe(["hls", input] + arguments)
             #expect(result.status == code && result.stderrText.contains(message), "\(arguments): \(result.status) \(result.stderrText)")
         }
-        let broken = try avpipe(["hls", folder.file("noise.mp4"), "--out", folder.file("site/x.m3u8")])
-        #expect(broken.status == 66, "\(broken.stderrText)")
+        for out in ["site/x.m3u8", "fresh/x.m3u8"] {
+            let broken = try avpipe(["hls", folder.file("noise.mp4"), "--out", folder.file(out)])
+            #expect(broken.status == 66, "\(broken.stderrText)")
+        }
         #expect(FolderSnapshot(folder.path) == before, "nothing left behind")
 
         let readOnly = try RestrictedOutput.runWithReadOnlyFolder(folder.file("site"), [Locations.avpipe, "hls", input, "--out", folder.file("site/y.m3u8")])

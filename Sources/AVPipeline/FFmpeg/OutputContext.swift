@@ -10,7 +10,8 @@ final class OutputContext {
     /// The first write error of a file the muxer opened itself (see `avp_track_io_errors`).
     private let ownFilesError = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
 
-    init(formatName: String, path: String) throws(AVPipelineError) {
+    /// `stream`: `path` is a `StreamOutput`, opened as ffmpeg opens it.
+    init(formatName: String, path: String, stream: Bool = false) throws(AVPipelineError) {
         self.path = path
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
         let rc = avformat_alloc_output_context2(&context, nil, formatName, path)
@@ -26,9 +27,10 @@ final class OutputContext {
             // The file was just created empty (AtomicOutputFile), so opening it with O_TRUNC would
             // only make ext4 flush it to disk on close (its truncate-then-write heuristic), ~30 ms
             // per 100 MB. The explicit "file:" keeps a ':' in the name from reading as a protocol;
-            // standard output is the one pipe.
+            // standard output is the one pipe. A stream output is opened with FFmpeg's defaults,
+            // as ffmpeg opens it (a regular file behind /dev/stdout is truncated).
             let url = path == AtomicOutputFile.standardOutputURL ? path : "file:" + path
-            let openRC = try withDictionary(["truncate": "0"], rejectingUnused: false) { options in
+            let openRC = try withDictionary(stream ? [:] : ["truncate": "0"], rejectingUnused: false) { options in
                 avio_open2(&pointer.pointee.pb, url, avp_avio_flag_write(), nil, options)
             }
             if openRC < 0 {

@@ -11,6 +11,9 @@
 /// `inPlace` is for crash-safe recordings (fragmented MP4): the file is written under its final
 /// name from the start, so a process killed outright leaves it where the user looks; an error or a
 /// cancellation still removes it.
+///
+/// A `StreamOutput` (standard output, a FIFO, a device) is written into as it is: no temporary
+/// file, nothing to commit or take back, and no `overwrite` needed.
 final class AtomicOutputFile {
     let finalPath: String
     let temporaryPath: String
@@ -18,6 +21,8 @@ final class AtomicOutputFile {
     private var committed = false
     /// The unnamed file's descriptor (`temporaryPath` is its /proc name), when there is one.
     private let unnamed: Int32?
+    /// Written into as it is (`StreamOutput`): `temporaryPath` is what FFmpeg opens for it.
+    let isStream: Bool
 
     /// The name that stands for standard output: written as a stream, with no temporary file (so
     /// nothing to take back on failure) and only by muxers that need no seeking.
@@ -28,11 +33,13 @@ final class AtomicOutputFile {
     init(path: String, overwrite: Bool, inPlace: Bool = false) throws(AVPipelineError) {
         finalPath = path
         self.overwrite = overwrite
-        if path == Self.standardOutput {
-            temporaryPath = Self.standardOutputURL
+        if StreamOutput.isStream(path) {
+            temporaryPath = path == Self.standardOutput ? Self.standardOutputURL : path
             unnamed = nil
+            isStream = true
             return
         }
+        isStream = false
         let folder = Self.folder(of: path)
         var info = stat()
         if stat(folder, &info) != 0 || (info.st_mode & S_IFMT) != S_IFDIR {
@@ -78,7 +85,7 @@ final class AtomicOutputFile {
     }
 
     deinit {
-        if finalPath == Self.standardOutput { return }
+        if isStream { return }
         if let unnamed {
             close(unnamed)
             if !committed { TemporaryOutputs.unregister(temporaryPath) }
@@ -107,7 +114,7 @@ final class AtomicOutputFile {
     /// Moves the finished temporary file to its final name. Without `overwrite`, a file that
     /// appeared at the final path meanwhile is never replaced (`link` fails on an existing name).
     func commit() throws(AVPipelineError) {
-        if temporaryPath == finalPath || finalPath == Self.standardOutput {
+        if temporaryPath == finalPath || isStream {
             committed = true
             return
         }

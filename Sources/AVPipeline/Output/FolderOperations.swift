@@ -33,3 +33,31 @@ func moveIntoPlace(_ from: String, _ to: String, overwrite: Bool) throws(AVPipel
         unlink(from)
     }
 }
+
+/// The folder an output series or stream goes into (`site/` of `site/index.m3u8`).
+public enum OutputFolder {
+    /// The folder `path` is in ("." for a bare name).
+    public static func containing(_ path: String) -> String { AtomicOutputFile.folder(of: path) }
+
+    /// Makes `folder` when it is missing but its parent exists, as a user writing into a new
+    /// folder expects; only that last level, so that a mistyped path higher up is still an error.
+    /// Returns whether it made it, so that a failed run can take it back (`removeIfMade`).
+    public static func makeLastLevel(_ folder: String, for output: String) throws(AVPipelineError) -> Bool {
+        var info = stat()
+        if stat(folder, &info) == 0 { return false }
+        let parent = AtomicOutputFile.folder(of: folder)
+        guard stat(parent, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw .outputNotWritable(path: output, reason: "folder '\(parent)' does not exist")
+        }
+        guard mkdir(folder, 0o777) == 0 else {
+            if errno == EEXIST { return false }  // made meanwhile by someone else: theirs
+            throw .outputNotWritable(path: output, reason: errnoText())
+        }
+        return true
+    }
+
+    /// Removes a folder `makeLastLevel` made, if nothing is in it.
+    public static func removeIfMade(_ folder: String, made: Bool) {
+        if made { rmdir(folder) }
+    }
+}

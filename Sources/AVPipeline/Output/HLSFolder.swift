@@ -21,15 +21,16 @@ final class HLSFolder {
     let stem: String
     let live: Bool
     private let overwrite: Bool
+    /// Whether the stream's folder was made for it (and goes if the stream fails).
+    private let madeFolder: Bool
     /// Where the muxer writes: the staging folder (VOD) or the target folder (live).
     let writingFolder: String
     private var committed = false
 
     init(playlistPath: String, live: Bool, overwrite: Bool) throws(AVPipelineError) {
         let name = playlistPath.split(separator: "/").last.map(String.init) ?? playlistPath
-        guard !playlistPath.split(separator: "/").contains("..") else {
-            throw .invalidOption(name: "playlist", value: playlistPath, reason: "'..' is not allowed: name the folder the stream goes into")
-        }
+        // '..' is harmless in the folder (`../out/index.m3u8`), and the segments' names, made of
+        // the playlist's name, hold no '/' to climb with.
         guard name.lowercased().hasSuffix(".m3u8"), name.count > 5 else {
             throw .invalidOption(name: "playlist", value: playlistPath, reason: "an HLS playlist is named NAME.m3u8")
         }
@@ -53,14 +54,23 @@ final class HLSFolder {
         self.stem = stem
         self.live = live
         self.overwrite = overwrite
-        var info = stat()
-        if stat(folder, &info) != 0 || (info.st_mode & S_IFMT) != S_IFDIR {
-            throw .outputNotWritable(path: playlistPath, reason: "folder '\(folder)' does not exist")
+        // The stream's folder is made when only its last level is missing (`hls in.mp4 --out
+        // site/index.m3u8` in a fresh folder), and removed again if the stream fails.
+        let madeFolder = try OutputFolder.makeLastLevel(folder, for: playlistPath)
+        do throws(AVPipelineError) {
+            var info = stat()
+            if stat(folder, &info) != 0 || (info.st_mode & S_IFMT) != S_IFDIR {
+                throw .outputNotWritable(path: playlistPath, reason: "folder '\(folder)' does not exist")
+            }
+            guard access(folder, W_OK) == 0 else { throw .outputNotWritable(path: playlistPath, reason: errnoText()) }
+            if !overwrite, let existing = try Self.ownFiles(in: folder, stem: stem).first {
+                throw .outputExists(path: "\(folder)/\(existing)")
+            }
+        } catch {
+            OutputFolder.removeIfMade(folder, made: madeFolder)
+            throw error
         }
-        guard access(folder, W_OK) == 0 else { throw .outputNotWritable(path: playlistPath, reason: errnoText()) }
-        if !overwrite, let existing = try Self.ownFiles(in: folder, stem: stem).first {
-            throw .outputExists(path: "\(folder)/\(existing)")
-        }
+        self.madeFolder = madeFolder
         StaleTemporaryFiles.remove(in: folder)
         if live {
             writingFolder = folder
@@ -68,7 +78,9 @@ final class HLSFolder {
         }
         var template = Array("\(folder)/.\(name)\(StaleTemporaryFiles.marker(pid: getpid()))XXXXXX".utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw .outputNotWritable(path: playlistPath, reason: errnoText())
+            let reason = errnoText()
+            OutputFolder.removeIfMade(folder, made: madeFolder)
+            throw .outputNotWritable(path: playlistPath, reason: reason)
         }
         writingFolder = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
@@ -81,6 +93,7 @@ final class HLSFolder {
         } else {
             Self.removeFolder(writingFolder)
         }
+        OutputFolder.removeIfMade(folder, made: madeFolder)
     }
 
     /// Checks what the muxer wrote before it is published: libavformat's hls muxer does not report

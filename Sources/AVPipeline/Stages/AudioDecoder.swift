@@ -71,7 +71,7 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
         do {
             try decoder.open()
         } catch {
-            throw AVPipelineError.unsupportedCodec("\(format.codec): the decoder rejected the stream's parameters (\(error))")
+            throw DecoderRefusal.describe(error, codec: format.codec, parameters: format.parameters)
         }
         let output = try Self.declaredFormat(of: context.pointee, fallback: format)
         outputFormat = output

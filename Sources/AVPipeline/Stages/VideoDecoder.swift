@@ -62,7 +62,7 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
         do {
             try decoder.open()
         } catch {
-            throw AVPipelineError.unsupportedCodec("\(format.codec): the decoder rejected the stream's parameters (\(error))")
+            throw DecoderRefusal.describe(error, codec: format.codec, parameters: format.parameters)
         }
         outputFormat = try Self.declaredFormat(of: context.pointee, input: format)
     }

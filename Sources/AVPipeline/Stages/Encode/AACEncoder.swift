@@ -10,9 +10,11 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
     public typealias Buffer = EncodedAudioPacket<AAC>
 
     public struct Options: Sendable {
-        /// Target bit rate in bits per second (all channels together). nil: 96 kb/s. Either way it is
-        /// lowered to the most AAC-LC can carry for the stream (8 kHz mono carries 48 kb/s), as
-        /// ffmpeg does; `bitrate` says what the encoder was set to.
+        /// Target bit rate in bits per second (all channels together). nil: FFmpeg's encoder's own
+        /// default, as ffmpeg's, which grows with the channels: 69 kb/s per single channel, 128 per
+        /// pair, 16 for the LFE (mono 69, stereo 128, 5.1 341 kb/s). Either way it is lowered to
+        /// the most AAC-LC can carry for the stream (8 kHz mono carries 48 kb/s), as ffmpeg does;
+        /// `bitrate` says what the encoder was set to.
         public var bitrate: Int? = nil
         /// Output sample rate; nil keeps the input's rate when AAC supports it, else the nearest rate it does.
         public var sampleRate: Int? = nil
@@ -59,16 +61,20 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
         if let quality = options.quality, !(quality > 0 && quality <= 10) {
             throw AVPipelineError.invalidOption(name: "quality", value: "\(quality)", reason: "must be above 0 and at most 10")
         }
-        let bitrate = options.quality == nil ? try Self.bitrate(options.bitrate, sampleRate: rate, channels: layout.channelCount) : 0
-        self.bitrate = bitrate
+        // nil: FFmpeg's default for the channel elements (its aacenc picks it when bit_rate is 0).
+        let requested = options.quality == nil ? try Self.bitrate(options.bitrate, sampleRate: rate, channels: layout.channelCount) : nil
         let format = AudioFormat(sampleFormat: .fltp, sampleRate: rate, channelLayout: layout)
         encoderInputFormat = format
         let plan = try Self.plan(options)
         let quality = options.quality
+        let first = try Self.openEncoder(codec: codec, format: format, bitrate: requested, quality: quality)
+        // What FFmpeg chose (its default, clamped to what AAC-LC carries): a parallel encode's
+        // other encoders are set to it.
+        let bitrate = quality == nil ? Int(first.pointer.pointee.bit_rate) : 0
+        self.bitrate = bitrate
         func makeEncoder() throws -> CodecContext {
             try Self.openEncoder(codec: codec, format: format, bitrate: bitrate, quality: quality)
         }
-        let first = try makeEncoder()
         sharedFormat = SharedFormat(EncodedAudioFormat(parameters: try CodecParameters(from: first.pointer), timeBase: format.sampleTimeBase))
         if let plan {
             core = .parallel(try ParallelEncoderCore(upstream: upstream, first: first, encoderInputFormat: format, plan: plan,
@@ -98,7 +104,7 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
 
     /// One open encoder with the stream's settings (a parallel encode opens one per job, or per
     /// segment in constant-quality mode, all alike).
-    private static func openEncoder(codec: UnsafePointer<AVCodec>, format: AudioFormat, bitrate: Int, quality: Double?) throws -> CodecContext {
+    private static func openEncoder(codec: UnsafePointer<AVCodec>, format: AudioFormat, bitrate: Int?, quality: Double?) throws -> CodecContext {
         let encoder = try CodecContext(codec: codec)
         let context = encoder.pointer
         context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
@@ -108,7 +114,7 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
             context.pointee.flags |= Int32(AV_CODEC_FLAG_QSCALE)
             context.pointee.global_quality = Int32((quality * Double(FF_QP2LAMBDA)).rounded())
         } else {
-            context.pointee.bit_rate = Int64(bitrate)
+            context.pointee.bit_rate = Int64(bitrate ?? 0)
         }
         context.pointee.profile = avp_profile_aac_low()
         context.pointee.time_base = AVRational(num: 1, den: Int32(format.sampleRate))
@@ -141,15 +147,14 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
         return requested
     }
 
-    public static var defaultBitrate: Int { 96_000 }
-
     /// The most AAC-LC carries: 6144 bits per channel per 1024-frame packet.
     public static func maximumBitrate(sampleRate: Int, channels: Int) -> Int { 6 * sampleRate * channels }
 
-    /// The request, lowered to what AAC-LC carries (FFmpeg's encoder would clamp it too).
-    private static func bitrate(_ requested: Int?, sampleRate: Int, channels: Int) throws -> Int {
+    /// The request, lowered to what AAC-LC carries (FFmpeg's encoder would clamp it too); nil for
+    /// FFmpeg's default.
+    private static func bitrate(_ requested: Int?, sampleRate: Int, channels: Int) throws -> Int? {
         let maximum = maximumBitrate(sampleRate: sampleRate, channels: channels)
-        guard let bitrate = requested else { return Swift.min(defaultBitrate, maximum) }
+        guard let bitrate = requested else { return nil }
         guard bitrate > 0 else {
             throw AVPipelineError.invalidOption(name: "bitrate", value: "\(bitrate)", reason: "must be positive")
         }

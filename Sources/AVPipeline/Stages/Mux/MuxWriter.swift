@@ -26,11 +26,11 @@ final class MuxWriter {
     /// milliseconds), and the rounding state `av_rescale_delta` carries from packet to packet.
     @exclusivity(unchecked) private var sampleExact: [(rate: Int32, last: Int64)?]
 
-    init(path: String, finalPath: String, container: MuxContainer, tracks: [MuxTrack],
+    init(path: String, finalPath: String, stream: Bool = false, container: MuxContainer, tracks: [MuxTrack],
          metadata: [String: String], chapters: [Chapter], coverArt: CoverArt?, muxerOptions: [String: String]) throws(AVPipelineError) {
         self.finalPath = finalPath
         self.tracks = tracks
-        context = try OutputContext(formatName: container.muxerName, path: path)
+        context = try OutputContext(formatName: container.muxerName, path: path, stream: stream)
         try context.setMetadata(metadata)
         try context.addChapters(chapters)
         var streams: [UnsafeMutablePointer<AVStream>] = []

@@ -91,12 +91,17 @@ public final class Muxer {
         guard options.fragmentDuration.value > 0 else {
             throw AVPipelineError.invalidOption(name: "fragment duration", value: "\(options.fragmentDuration)", reason: "must be positive")
         }
-        if path == AtomicOutputFile.standardOutput && container == .hls {
-            throw AVPipelineError.invalidOption(name: "output", value: path, reason: "an HLS stream is a folder of files: name its playlist (NAME.m3u8)")
-        }
-        if path == AtomicOutputFile.standardOutput && !options.fragmented && !container.streams {
-            throw AVPipelineError.invalidOption(name: "output", value: path,
-                                                reason: "an MP4 written to standard output must be fragmented (its index cannot be written back)")
+        // Standard output, a FIFO or a device is written as a stream (see `StreamOutput`).
+        if StreamOutput.isStream(path) {
+            let into = path == AtomicOutputFile.standardOutput ? "standard output" : "a pipe or device"
+            if container == .hls {
+                throw AVPipelineError.invalidOption(name: "output", value: path, reason: "an HLS stream is a folder of files: name its playlist (NAME.m3u8)")
+            }
+            if !options.fragmented && !container.streams {
+                // As `ffmpeg -f mp4 FIFO` ("muxer does not support non seekable output"), before anything is written.
+                throw AVPipelineError.invalidOption(name: "output", value: path,
+                                                    reason: "an MP4 written to \(into) must be fragmented (its index cannot be written back)")
+            }
         }
         self.path = path
         self.options = options
@@ -187,7 +192,7 @@ public final class Muxer {
         }
         let chapters = origin.map { origin in options.chapters.map { $0.shifted(back: origin) } } ?? options.chapters
 
-        let writer = try MuxWriter(path: target.writingPath, finalPath: path, container: container,
+        let writer = try MuxWriter(path: target.writingPath, finalPath: path, stream: target.isStreamOutput, container: container,
                                    tracks: tracks, metadata: options.metadata, chapters: chapters, coverArt: storesCoverArt ? options.coverArt : nil,
                                    muxerOptions: muxerOptions)
         do {
@@ -381,6 +386,12 @@ private enum OutputTarget {
 
     var isLive: Bool {
         if case .stream(let folder) = self { return folder.live }
+        return false
+    }
+
+    /// Written into as it is (`StreamOutput`).
+    var isStreamOutput: Bool {
+        if case .file(let file) = self { return file.isStream }
         return false
     }
 

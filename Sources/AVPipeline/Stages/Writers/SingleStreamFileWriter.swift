@@ -37,7 +37,7 @@ final class SingleStreamFileWriter {
          muxerOptions: [String: String] = [:], copiesSampleAspectRatio: Bool = false) throws(AVPipelineError) {
         let path = file.finalPath
         self.file = file
-        context = try OutputContext(formatName: muxer, path: file.temporaryPath)
+        context = try OutputContext(formatName: muxer, path: file.temporaryPath, stream: file.isStream)
         stream = try context.addStream(parameters: parameters, timeBase: timeBase)
         // Picture muxers (y4m) read the pixel shape from the stream, not its codec parameters.
         if copiesSampleAspectRatio { stream.pointee.sample_aspect_ratio = parameters.pointer.pointee.sample_aspect_ratio }
