@@ -179,7 +179,8 @@ struct RecordJob: Sendable {
             try muxer.addAudio(encoder, label: output)
             try await muxer.run()
             // Complete: fragments no longer need to protect it, and a regular file can say where the audio lies.
-            if fragmented, muxed == .m4a || muxed == .mp4, let gapless = muxer.gapless {
+            // A pipe or device was written as a stream: there is nothing to read back and rewrite.
+            if fragmented, muxed == .m4a || muxed == .mp4, !StreamOutput.isStream(output), let gapless = muxer.gapless {
                 try await FragmentedRecording.finish(path: output, container: muxed, gapless: gapless)
             }
         }

@@ -257,4 +257,21 @@ import TestSupport
         let ffmpegCount = try GaplessTests.monoFloats(output).count
         #expect(ffmpegCount >= 132_300 && ffmpegCount < 132_300 + 1024, "ffmpeg decodes \(ffmpegCount)")
     }
+
+    /// A recording into a named pipe streams its fragments to the reader and is not read back
+    /// and rewritten afterwards (a pipe cannot be), nor replaced by a regular file.
+    @Test func aRecordingIntoAFIFOStreamsItsFragments() throws {
+        guard let server = RecordCommandTests.server() else { return }
+        let folder = TemporaryDirectory()
+        let fifo = folder.file("rec.m4a"), copy = folder.file("read.m4a")
+        try StreamOutputTests.makeFIFO(fifo)
+        let quoted = [Locations.avpipe, "record", "--out", fifo, "--duration", "2", "--device", PulseAudioServer.toneSourceName]
+            .map { "'\($0)'" }.joined(separator: " ")
+        let script = "cat '\(fifo)' > '\(copy)' & reader=$!; \(quoted); status=$?; wait $reader; exit $status"
+        let result = try Subprocess.run("sh", ["-c", script], environment: server.environment, timeout: 60)
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(StreamOutputTests.fileType(fifo) == S_IFIFO, "the FIFO was replaced")
+        let seconds = Double(try RecordCommandTests.decoded(copy).count) / 48_000
+        #expect(abs(seconds - 2) <= 0.05 + 2048.0 / 48_000, "the reader got \(seconds) s")
+    }
 }
