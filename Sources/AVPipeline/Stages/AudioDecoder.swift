@@ -85,6 +85,8 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
     /// See `frameGrid`. The origin is where a full decode's own count puts the first packet: FFmpeg
     /// stamps the first decoded sample at the first packet's time plus the pre-skip it drops (Opus's
     /// 312 samples, 7 ms on Matroska's clock), so the packet starts that many samples before it.
+    /// Only Opus's decoder drops its declared delay itself: FFmpeg 7.1's AAC decoder declares one
+    /// (Matroska's CodecDelay, 1024) and hands those samples out.
     private static func frameGrid(of context: AVCodecContext, streamStart: MediaTime?, packetTimeBase: Rational) -> (origin: Int64, step: Int64)? {
         let rate = Int64(context.sample_rate)
         // Opus packets last 2.5, 5, 10, 20, 40 or 60 ms (or several of these): always a multiple of 2.5 ms.
@@ -93,7 +95,7 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
         guard step > 0, rate > 0 else { return nil }
         let samples = AVRational(num: 1, den: Int32(rate))
         let start = streamStart.map { av_rescale_q($0.value, $0.timeBase.avValue, samples) } ?? 0
-        let preSkip = Int64(context.delay)
+        let preSkip = context.codec_id == AV_CODEC_ID_OPUS ? Int64(context.delay) : 0
         let firstSample = start + av_rescale_q(av_rescale_q(preSkip, samples, packetTimeBase.avValue), packetTimeBase.avValue, samples)
         return (firstSample - preSkip, step)
     }
