@@ -35,11 +35,11 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
     private var pending: Frame?
     private var converter: (resampler: Resampler, from: AudioFormat)?
     private var nextPTS: Int64?
-    /// For a packet clock coarser than the samples (Matroska's milliseconds) and a codec whose frames
-    /// all have one size (AAC, MP3): where the track's frames start and that size, in samples. A
-    /// full decode counts the samples on from the first packet; after a seek, the first frame's
-    /// rounded time is put back on that count (else the output starts up to half a tick off: 16–32
-    /// samples at 48 kHz, as ffmpeg's -ss does).
+    /// For a packet clock coarser than the samples (Matroska's milliseconds) and a codec whose packets
+    /// all last a multiple of one size (AAC, MP3: their frame; Opus: 2.5 ms): where the track's first
+    /// packet starts and that size, in samples. A full decode counts the samples on from the first
+    /// packet; after a seek, the first frame's rounded time is put back on that count (else the output
+    /// starts up to half a tick off: 16–32 samples at 48 kHz, as ffmpeg's -ss does; Opus 48).
     private let frameGrid: (origin: Int64, step: Int64)?
     /// One tick of the packets' clock, in samples (at least 1).
     private var timestampTolerance: Int64 {
@@ -78,11 +78,26 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
         endSample = format.presentationEnd.map {
             av_rescale_q_rnd($0.value, $0.timeBase.avValue, output.sampleTimeBase.avValue, AV_ROUND_NEAR_INF)
         }
-        let frameSize = Int64(context.pointee.frame_size)
         let coarse = Int64(format.timeBase.numerator) * Int64(output.sampleRate) > Int64(format.timeBase.denominator)
-        frameGrid = coarse && frameSize > 0
-            ? ((format.streamStart?.converted(to: output.sampleTimeBase).value ?? 0), frameSize)
-            : nil
+        frameGrid = coarse ? Self.frameGrid(of: context.pointee, streamStart: format.streamStart, packetTimeBase: format.timeBase) : nil
+    }
+
+    /// See `frameGrid`. The origin is where a full decode's own count puts the first packet: FFmpeg
+    /// stamps the first decoded sample at the first packet's time plus the pre-skip it drops (Opus's
+    /// 312 samples, 7 ms on Matroska's clock), so the packet starts that many samples before it.
+    /// Only Opus's decoder drops its declared delay itself: FFmpeg 7.1's AAC decoder declares one
+    /// (Matroska's CodecDelay, 1024) and hands those samples out.
+    private static func frameGrid(of context: AVCodecContext, streamStart: MediaTime?, packetTimeBase: Rational) -> (origin: Int64, step: Int64)? {
+        let rate = Int64(context.sample_rate)
+        // Opus packets last 2.5, 5, 10, 20, 40 or 60 ms (or several of these): always a multiple of 2.5 ms.
+        let step = context.frame_size > 0 ? Int64(context.frame_size)
+            : context.codec_id == AV_CODEC_ID_OPUS && rate > 0 && rate % 400 == 0 ? rate / 400 : 0
+        guard step > 0, rate > 0 else { return nil }
+        let samples = AVRational(num: 1, den: Int32(rate))
+        let start = streamStart.map { av_rescale_q($0.value, $0.timeBase.avValue, samples) } ?? 0
+        let preSkip = context.codec_id == AV_CODEC_ID_OPUS ? Int64(context.delay) : 0
+        let firstSample = start + av_rescale_q(av_rescale_q(preSkip, samples, packetTimeBase.avValue), packetTimeBase.avValue, samples)
+        return (firstSample - preSkip, step)
     }
 
     public func next() async throws -> PCMBuffer? {
@@ -200,7 +215,7 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
             // A container whose clock is coarser than the samples (Matroska's milliseconds) rounds
             // each packet's time: within one of its ticks, the samples simply continue.
             let candidate = stamped.converted(to: timeBase).value
-            if nextPTS == nil || abs(candidate - pts) > timestampTolerance { pts = onFrameGrid(candidate) }
+            if nextPTS == nil || abs(candidate - pts) > timestampTolerance { pts = onFrameGrid(candidate, length: Int64(frame.sampleCount)) }
         }
         let output = try conformed(frame)
         output.pointer.pointee.pts = pts
@@ -209,13 +224,15 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
         return PCMBuffer(frame: output, format: outputFormat)
     }
 
-    /// `pts` moved to the nearest frame start of the track's sample count, when that is within one
-    /// tick of the packets' clock (a gap in the stream leaves it where it is).
-    private func onFrameGrid(_ pts: Int64) -> Int64 {
+    /// `pts` moved so that the frame ends on the nearest packet boundary of the track's sample count,
+    /// when that is within one tick of the packets' clock (a gap in the stream leaves it where it is).
+    /// The end, not the start: the first frame after a seek may lack its start (FFmpeg's Opus
+    /// decoder drops the pre-skip again after a flush, and moves the time by its rounded length).
+    private func onFrameGrid(_ pts: Int64, length: Int64) -> Int64 {
         guard let (origin, step) = frameGrid else { return pts }
-        let offset = pts - origin
+        let offset = pts + length - origin
         let frames = (offset + (offset >= 0 ? step / 2 : -step / 2)) / step
-        let snapped = origin + frames * step
+        let snapped = origin + frames * step - length
         return abs(snapped - pts) <= timestampTolerance ? snapped : pts
     }
 
