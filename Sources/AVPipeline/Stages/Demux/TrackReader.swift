@@ -78,6 +78,8 @@ final class TrackReader {
     @exclusivity(unchecked) private var lastTime: MediaTime?
     @exclusivity(unchecked) private var lastEnd: MediaTime?
     @exclusivity(unchecked) private var packets = 0
+    /// The first packet after a seek, read to check where the seek landed (`stepBack`): handed out next.
+    @exclusivity(unchecked) private var peeked: Packet?
     /// Set for raw elementary streams, whose silently skipped bytes only show in the byte count.
     @exclusivity(unchecked) private var coverage: ElementaryStreamCoverage?
     /// ADTS frames carry their own length: a last frame shorter than it says was cut.
@@ -199,6 +201,7 @@ final class TrackReader {
             || ["h264", "hevc", "m4v", "mpegvideo"].contains(input.formatName) {
             throw .unsupportedFormat("'\(input.path)' (\(input.formatName)) has no timestamps to seek by; remux it into a container first")
         }
+        peeked = nil
         // Audio starts at least 100 ms early; the decoder drops what comes before the target.
         let preroll = seekPreroll
         let position = context.readPosition
@@ -220,6 +223,52 @@ final class TrackReader {
         headerCut = false
         lastTime = nil
         lastEnd = nil
+        if isAudio { try stepBack(context, until: wanted - preroll, from: start) }
+    }
+
+    /// Seeks earlier, twice as far back each time, while the track's first packet comes after `goal`:
+    /// a Matroska file without cues (mkvmerge's audio-only ones, 8 Opus packets laced in a block) is
+    /// sought by its blocks, and FFmpeg lands on the block after the time asked (as `ffmpeg -ss` does),
+    /// so the decoder would miss its pre-roll or the target itself. The packet read to check is handed
+    /// out next: where the seek landed right, this costs nothing but the one seek.
+    private func stepBack(_ context: InputContext, until goal: Int64, from start: Int64) throws(AVPipelineError) {
+        var asked = goal, back = max(seekPreroll, 1)
+        while true {
+            let first = try Packet()
+            do {
+                guard try readOwnTrack(context, into: first) else { return }
+            } catch .cancelled {
+                throw .cancelled
+            } catch {
+                // Back to where the seek landed: the next read meets (and reports) it as it would have.
+                _ = avformat_seek_file(context.pointer, Int32(streamIndex), Int64.min, asked, asked, 0)
+                return
+            }
+            let time = first.decodeTime(in: timeBase) ?? first.presentationTime(in: timeBase)
+            guard let time, time.value > goal, asked > start else {
+                peeked = first
+                return
+            }
+            let earlier = max(goal - back, start)
+            back *= 2
+            let rc = avformat_seek_file(context.pointer, Int32(streamIndex), Int64.min, earlier, earlier, 0)
+            if rc == avp_error_exit() { throw .cancelled }
+            if rc < 0 {
+                // Where it landed before is the best this container gives.
+                _ = avformat_seek_file(context.pointer, Int32(streamIndex), Int64.min, asked, asked, 0)
+                return
+            }
+            asked = earlier
+        }
+    }
+
+    /// The next packet of this track from its own context (the other streams are discarded already).
+    private func readOwnTrack(_ context: InputContext, into packet: Packet) throws(AVPipelineError) -> Bool {
+        while try context.read(into: packet) {
+            if packet.streamIndex == streamIndex { return true }
+            packet.unref()
+        }
+        return false
     }
 
     /// Reads packets into `handoff` until the end, an error, or the consumer leaving (the
@@ -258,16 +307,22 @@ final class TrackReader {
     private func readPacket(into packet: Packet) throws(AVPipelineError) -> Bool {
         while true {
             let more: Bool
-            do {
-                more = try input.read(into: packet, for: streamIndex)
-            } catch .invalidData(let path, _, let reason) {
-                // A frame header cut short by the end of the file (raw ADTS reports EIO for it).
-                if !strict && input.reachedEndOfFile {
-                    lastPacketCut = true
-                    headerCut = true
-                    return false
+            if let first = peeked {
+                peeked = nil
+                av_packet_move_ref(packet.pointer, first.pointer)
+                more = true
+            } else {
+                do {
+                    more = try input.read(into: packet, for: streamIndex)
+                } catch .invalidData(let path, _, let reason) {
+                    // A frame header cut short by the end of the file (raw ADTS reports EIO for it).
+                    if !strict && input.reachedEndOfFile {
+                        lastPacketCut = true
+                        headerCut = true
+                        return false
+                    }
+                    throw .invalidData(path: path, position: lastTime, reason: "\(reason) (after packet \(packets))")
                 }
-                throw .invalidData(path: path, position: lastTime, reason: "\(reason) (after packet \(packets))")
             }
             counters.bytesRead.store(input.bytesRead, ordering: .relaxed)
             guard more else { return false }
