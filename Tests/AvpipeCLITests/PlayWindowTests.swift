@@ -119,7 +119,7 @@ import TestSupport
             usleep(50_000)
         }
         try window.press("space")
-        let held = try window.settledScreenshot()
+        let held = try window.settledScreenshot(awaiting: "paused by space")
         let first = PictureComparison.bestMatch(held, in: early)
         #expect(first.psnr >= 30, "paused on ffmpeg's frame \(first.index): \(first.psnr) dB")
 
@@ -131,13 +131,13 @@ import TestSupport
             return max(0, index - 2) + match.index
         }
         try window.press("Up")
-        let up = try window.settledScreenshot { $0 != held }
+        let up = try window.settledScreenshot(awaiting: "another picture after ↑") { $0 != held }
         let upIndex = try expectShown(up, near: first.index + 1800, "↑")
         try window.press("Down")
-        let down = try window.settledScreenshot { $0 != up }
+        let down = try window.settledScreenshot(awaiting: "another picture after ↓") { $0 != up }
         _ = try expectShown(down, near: upIndex - 1800, "↓")
         try window.press("Down")
-        let start = try window.settledScreenshot { $0 != down }
+        let start = try window.settledScreenshot(awaiting: "the first picture after ↓ to the start") { $0 != down }
         let opening = try PictureComparison.grayFrames(clip, from: 0, count: 2)
         let (exact, next) = (PictureComparison.psnr(start, opening[0]), PictureComparison.psnr(start, opening[1]))
         #expect(exact >= 30 && exact > next, "↓ from \(upIndex - 1800) stops at frame 0: \(exact) dB (frame 1: \(next) dB)")

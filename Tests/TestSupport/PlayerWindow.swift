@@ -39,7 +39,7 @@ public struct PlayerWindow: Sendable {
     /// A gray screenshot at the window's size that `accept` takes and that the next one repeats:
     /// the picture a key, a seek or a resize led to, once shown and held (so only while paused).
     /// Polls for up to `timeout` seconds, however slow the loaded machine is.
-    public func settledScreenshot(timeout: Double = 60, accept: ([UInt8]) -> Bool = { _ in true }) throws -> [UInt8] {
+    public func settledScreenshot(timeout: Double = 60, awaiting step: String = "", accept: ([UInt8]) -> Bool = { _ in true }) throws -> [UInt8] {
         let deadline = Date().addingTimeInterval(timeout)
         var last = try screenshot(pixelFormat: "gray")
         while Date() < deadline {
@@ -48,7 +48,7 @@ public struct PlayerWindow: Sendable {
             if next == last && accept(next) { return next }
             last = next
         }
-        throw TestFailure("the window showed no settled picture of the kind awaited within \(timeout) s")
+        throw TestFailure("the window showed no settled picture of the kind awaited\(step.isEmpty ? "" : " (\(step))") within \(timeout) s")
     }
 
     /// Waits until the window shows something other than black (the player has begun showing).
