@@ -7,6 +7,10 @@ final class OutputContext {
     let pointer: UnsafeMutablePointer<AVFormatContext>
     let path: String
     private var ioOpen = false
+    /// Between a written header and a written trailer: FFmpeg 5.1's `hls` muxer frees the buffer
+    /// of its open segment only in its trailer (freeing the context leaks it), so an HLS stream that
+    /// fails half-way still gets its trailer, written into a staging folder that is removed anyway.
+    private var open = false
     /// The first write error of a file the muxer opened itself (see `avp_track_io_errors`).
     private let ownFilesError = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
 
@@ -43,6 +47,7 @@ final class OutputContext {
     }
 
     deinit {
+        if open, String(cString: pointer.pointee.oformat.pointee.name) == "hls" { _ = av_write_trailer(pointer) }
         if ioOpen { avio_closep(&pointer.pointee.pb) }
         avformat_free_context(pointer)
         ownFilesError.deallocate()
@@ -115,6 +120,7 @@ final class OutputContext {
             }
         }
         if case .failure(let error) = result { throw refusal(error, reason: reason) }
+        open = true
     }
 
     /// A muxer that cannot take its streams (a codec the container has no tag for, a combination
@@ -147,6 +153,7 @@ final class OutputContext {
     /// Finishes the container and flushes and closes the file; reports a write error (disk full)
     /// that buffered I/O only shows at this point.
     func finish() throws(AVPipelineError) {
+        open = false
         try check(av_write_trailer(pointer), "av_write_trailer")
         try check(ownFilesError.pointee, "writing a segment")
         if ioOpen {
