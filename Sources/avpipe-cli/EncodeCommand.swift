@@ -65,16 +65,16 @@ struct Encode: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Constant quality instead of a bit rate, as ffmpeg's -q:a (0.1–10; about 1 ≈ 128 kb/s stereo); a parallel encode then decodes to the same samples as --jobs 1.", valueName: "q"))
     var quality: Double?
 
-    @Option(help: ArgumentHelp("Parallel encode: frames of 1024 samples per segment (default: \(ParallelEncoding.defaultSegmentFrames)).", valueName: "n"))
+    @Option(help: ArgumentHelp("Parallel encode: frames of 1024 samples per segment (default: \(ParallelAACEncoding.defaultSegmentFrames)).", valueName: "n"))
     var segmentFrames: Int?
 
-    @Option(help: ArgumentHelp("Parallel encode: frames each segment's encoder is fed before its segment (default: \(ParallelEncoding.defaultPreRoll(quality: false)), \(ParallelEncoding.defaultPreRoll(quality: true)) with --quality).", valueName: "n"))
+    @Option(help: ArgumentHelp("Parallel encode: frames each segment's encoder is fed before its segment (default: \(ParallelAACEncoding.defaultPreRoll(quality: false)), \(ParallelAACEncoding.defaultPreRoll(quality: true)) with --quality).", valueName: "n"))
     var preRoll: Int?
 
-    @Option(help: ArgumentHelp("Parallel encode: frames each segment's encoder is fed after its segment (default: \(ParallelEncoding.defaultPostRoll)).", valueName: "n"))
+    @Option(help: ArgumentHelp("Parallel encode: frames each segment's encoder is fed after its segment (default: \(ParallelAACEncoding.defaultPostRoll)).", valueName: "n"))
     var postRoll: Int?
 
-    @Option(help: ArgumentHelp("Parallel encode: frames each new encoder after the first encodes and discards before its first segment, so its rate control has settled (default: \(ParallelEncoding.defaultWarmUp(quality: false)), \(ParallelEncoding.defaultWarmUp(quality: true)) with --quality).", valueName: "n"))
+    @Option(help: ArgumentHelp("Parallel encode: frames each new encoder after the first encodes and discards before its first segment, so its rate control has settled (default: \(ParallelAACEncoding.defaultWarmUp(quality: false)), \(ParallelAACEncoding.defaultWarmUp(quality: true)) with --quality).", valueName: "n"))
     var warmUp: Int?
 
     @Option(help: "Sample frames per captured chunk.")
@@ -143,9 +143,9 @@ struct Encode: AsyncParsableCommand {
 
     func run() async throws {
         let (input, output, container, overwrite) = (input, output, container!, outputOptions.overwrite)
-        let parallel = ParallelEncoding(jobs: jobs ?? (realtime ? 1 : 0), segmentFrames: segmentFrames ?? ParallelEncoding.defaultSegmentFrames,
-                                        preRoll: preRoll, postRoll: postRoll ?? ParallelEncoding.defaultPostRoll, warmUp: warmUp)
-        let encoding = AACEncoder<FileCapture>.Options(bitrate: bitrate?.bitsPerSecond, sampleRate: rate, quality: quality, parallel: parallel)
+        let parallel = ParallelAACEncoding(jobs: jobs ?? (realtime ? 1 : 0), segmentFrames: segmentFrames ?? ParallelAACEncoding.defaultSegmentFrames,
+                                        preRoll: preRoll, postRoll: postRoll ?? ParallelAACEncoding.defaultPostRoll, warmUp: warmUp)
+        let encoding = AACEncoderOptions(bitrate: bitrate?.bitsPerSecond, sampleRate: rate, quality: quality, parallel: parallel)
         let captureOptions = FileCapture.Options(chunkFrames: chunkFrames, realtime: realtime,
                                                  inputPolicy: inputOptions.policy, strict: inputOptions.strict)
         let sourceOptions = AudioFileSource.Options(track: audioTrack, start: start?.time, duration: duration?.time,
@@ -204,7 +204,7 @@ struct EncodeJob: Sendable {
     let output: String
     let container: Encode.Container
     let overwrite: Bool
-    let encoding: AACEncoder<FileCapture>.Options
+    let encoding: AACEncoderOptions
     let channels: Int?
     /// How an HLS output is cut and published.
     let hls: HLSOptions

@@ -3,7 +3,7 @@
 
 extension SampleSource where Buffer == PCMBuffer {
     /// Encodes this PCM to AAC-LC.
-    public func encodeAAC(_ options: AACEncoder<Self>.Options = .init()) throws -> AACEncoder<Self> {
+    public func encodeAAC(_ options: AACEncoderOptions = .init()) throws -> AACEncoder<Self> {
         try AACEncoder(upstream: self, options: options)
     }
 }

@@ -9,7 +9,7 @@ import TestSupport
 @Suite struct ParallelAACEncoderTests {
     typealias Timing = (pts: Int64?, duration: Int64?)
 
-    static func timings(_ wav: String, _ options: AACEncoder<FileCapture>.Options) async throws -> [Timing] {
+    static func timings(_ wav: String, _ options: AACEncoderOptions) async throws -> [Timing] {
         var result: [Timing] = []
         for try await packet in try FileCapture(path: wav, options: .init(chunkFrames: 1000)).encodeAAC(options) {
             result.append((packet.presentationTime?.value, packet.duration?.value))
@@ -26,9 +26,9 @@ import TestSupport
         let wav = try MediaFactory.tone(folder.file("in.wav"), seconds: Double(samples) / 44_100)
         let sequential = try await Self.timings(wav, .init())
         #expect(sequential.count == (samples + 1023) / 1024 + 1)
-        for parallel in [ParallelEncoding(jobs: 2, segmentFrames: 8, preRoll: 4, postRoll: 1, warmUp: 3),
-                         ParallelEncoding(jobs: 3, segmentFrames: 8, preRoll: 12, postRoll: 0),
-                         ParallelEncoding(jobs: 2, segmentFrames: 1, preRoll: 1, postRoll: 2)] {
+        for parallel in [ParallelAACEncoding(jobs: 2, segmentFrames: 8, preRoll: 4, postRoll: 1, warmUp: 3),
+                         ParallelAACEncoding(jobs: 3, segmentFrames: 8, preRoll: 12, postRoll: 0),
+                         ParallelAACEncoding(jobs: 2, segmentFrames: 1, preRoll: 1, postRoll: 2)] {
             let joined = try await Self.timings(wav, .init(parallel: parallel))
             #expect(joined.count == sequential.count, "\(parallel)")
             #expect(zip(joined, sequential).allSatisfy { $0.pts == $1.pts && $0.duration == $1.duration }, "\(parallel)")
@@ -38,7 +38,7 @@ import TestSupport
     @Test func badOptionsAreTypedErrors() throws {
         let folder = TemporaryDirectory()
         let wav = try MediaFactory.tone(folder.file("in.wav"), seconds: 0.1)
-        let bad: [AACEncoder<FileCapture>.Options] = [
+        let bad: [AACEncoderOptions] = [
             .init(parallel: .init(jobs: 0)), .init(parallel: .init(jobs: 2, segmentFrames: 0)),
             .init(parallel: .init(jobs: 2, preRoll: 0)), .init(parallel: .init(jobs: 2, postRoll: -1)),
             .init(parallel: .init(jobs: 2, warmUp: -1)), .init(bitrate: 96_000, quality: 1), .init(quality: 11),

@@ -4,35 +4,13 @@ internal import CFFmpeg
 ///
 /// Any input sample format, rate and layout is accepted: libswresample converts to the encoder's
 /// planar float (and to a rate/layout AAC supports), and an `AVAudioFifo` re-chunks the audio to the
-/// encoder's fixed 1024-frame packets (`EncoderCore`). The partial last frame and the encoder's
-/// delayed packets are flushed at end of stream.
+/// encoder's fixed 1024-frame packets (`AudioFeed`, pulled by `EncoderCore`). The partial last
+/// frame and the encoder's delayed packets are flushed at end of stream.
 public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstream.Buffer == PCMBuffer {
     public typealias Buffer = EncodedAudioPacket<AAC>
 
-    public struct Options: Sendable {
-        /// Target bit rate in bits per second (all channels together). nil: FFmpeg's encoder's own
-        /// default, as ffmpeg's, which grows with the channels: 69 kb/s per single channel, 128 per
-        /// pair, 16 for the LFE (mono 69, stereo 128, 5.1 341 kb/s). Either way it is lowered to
-        /// the most AAC-LC can carry for the stream (8 kHz mono carries 48 kb/s), as ffmpeg does;
-        /// `bitrate` says what the encoder was set to.
-        public var bitrate: Int? = nil
-        /// Output sample rate; nil keeps the input's rate when AAC supports it, else the nearest rate it does.
-        public var sampleRate: Int? = nil
-
-        /// Constant quality instead of a bit rate (ffmpeg's `-q:a`, 0.1–10; about 1 is near 128 kb/s
-        /// stereo): the encoder's lambda is fixed, so a parallel encode decodes to the same samples
-        /// as the sequential one. Not together with `bitrate`.
-        public var quality: Double? = nil
-        /// Segments encoded at once on worker threads (1: one encoder, as ffmpeg does). See `ParallelEncoding`.
-        public var parallel: ParallelEncoding = .init()
-
-        public init(bitrate: Int? = nil, sampleRate: Int? = nil, quality: Double? = nil, parallel: ParallelEncoding = .init()) {
-            self.bitrate = bitrate
-            self.sampleRate = sampleRate
-            self.quality = quality
-            self.parallel = parallel
-        }
-    }
+    /// The encoder's settings; the same type as `AACEncoderOptions` (its former, nested name).
+    public typealias Options = AACEncoderOptions
 
     private let sharedFormat: SharedFormat<EncodedAudioFormat>
     public var outputFormat: EncodedAudioFormat { sharedFormat.value }
@@ -43,8 +21,8 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
     public let bitrate: Int
 
     private enum Core {
-        case sequential(EncoderCore<Upstream>)
-        case parallel(ParallelEncoderCore<Upstream>)
+        case sequential(EncoderCore<AudioFeed<Upstream>>)
+        case parallel(ParallelAACEncoderCore<Upstream>)
     }
     private let core: Core
 
@@ -65,7 +43,7 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
         let requested = options.quality == nil ? try Self.bitrate(options.bitrate, sampleRate: rate, channels: layout.channelCount) : nil
         let format = AudioFormat(sampleFormat: .fltp, sampleRate: rate, channelLayout: layout)
         encoderInputFormat = format
-        let plan = try Self.plan(options)
+        let plan = try AACSegmentPlan(options.parallel, constantQuality: options.quality != nil)
         let quality = options.quality
         let first = try Self.openEncoder(codec: codec, format: format, bitrate: requested, quality: quality)
         // What FFmpeg chose (its default, clamped to what AAC-LC carries): a parallel encode's
@@ -76,30 +54,12 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
             try Self.openEncoder(codec: codec, format: format, bitrate: bitrate, quality: quality)
         }
         sharedFormat = SharedFormat(EncodedAudioFormat(parameters: try CodecParameters(from: first.pointer), timeBase: format.sampleTimeBase))
+        let feed = try AudioFeed(upstream: upstream, format: format, encoder: first)
         if let plan {
-            core = .parallel(try ParallelEncoderCore(upstream: upstream, first: first, encoderInputFormat: format, plan: plan,
-                                                     jobs: options.parallel.jobs, makeEncoder: makeEncoder))
+            core = .parallel(ParallelAACEncoderCore(feed: feed, first: first, plan: plan, jobs: options.parallel.jobs, makeEncoder: makeEncoder))
         } else {
-            core = .sequential(try EncoderCore(upstream: upstream, encoder: first, encoderInputFormat: format))
+            core = .sequential(EncoderCore(encoder: first, feed: feed))
         }
-    }
-
-    /// The segment plan of a parallel encode; nil for one job.
-    private static func plan(_ options: Options) throws -> SegmentPlan? {
-        let p = options.parallel
-        guard p.jobs >= 1 else { throw AVPipelineError.invalidOption(name: "jobs", value: "\(p.jobs)", reason: "must be at least 1") }
-        guard p.segmentFrames >= 1 else {
-            throw AVPipelineError.invalidOption(name: "segment frames", value: "\(p.segmentFrames)", reason: "must be at least 1")
-        }
-        let preRoll = p.preRoll ?? ParallelEncoding.defaultPreRoll(quality: options.quality != nil)
-        // Without pre-roll the overlap-add at the cut breaks; a segment also needs one frame to
-        // give the flush packet when the input ends exactly at its start.
-        guard preRoll >= 1 else { throw AVPipelineError.invalidOption(name: "pre-roll", value: "\(preRoll)", reason: "must be at least 1 frame") }
-        guard p.postRoll >= 0 else { throw AVPipelineError.invalidOption(name: "post-roll", value: "\(p.postRoll)", reason: "must not be negative") }
-        let warmUp = p.warmUp ?? ParallelEncoding.defaultWarmUp(quality: options.quality != nil)
-        guard warmUp >= 0 else { throw AVPipelineError.invalidOption(name: "warm-up", value: "\(warmUp)", reason: "must not be negative") }
-        return p.jobs == 1 ? nil : SegmentPlan(segmentFrames: p.segmentFrames, preRoll: preRoll, postRoll: p.postRoll, warmUp: warmUp,
-                                           continuesEncoders: options.quality == nil)
     }
 
     /// One open encoder with the stream's settings (a parallel encode opens one per job, or per

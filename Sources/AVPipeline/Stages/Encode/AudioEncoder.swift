@@ -9,8 +9,9 @@ public final class AudioEncoder<Upstream: SampleSource>: SampleSource where Upst
 
     private let sharedFormat: SharedFormat<EncodedAudioFormat>
     public var outputFormat: EncodedAudioFormat { sharedFormat.value }
-    public var encoderInputFormat: AudioFormat { core.encoderInputFormat }
-    private let core: EncoderCore<Upstream>
+    /// The PCM format the encoder consumes after conversion.
+    public let encoderInputFormat: AudioFormat
+    private let core: EncoderCore<AudioFeed<Upstream>>
 
     /// `globalHeader`: the codec's setup goes in the container's header rather than in the stream
     /// (what MP4 and Ogg want; `AudioFileWriter` says so for its muxer).
@@ -40,7 +41,8 @@ public final class AudioEncoder<Upstream: SampleSource>: SampleSource where Upst
             throw AVPipelineError.unsupportedCodec("the '\(name)' encoder refused \(encoderInputFormat) (\(error))")
         }
         sharedFormat = SharedFormat(EncodedAudioFormat(parameters: try CodecParameters(from: context), timeBase: encoderInputFormat.sampleTimeBase))
-        core = try EncoderCore(upstream: upstream, encoder: encoder, encoderInputFormat: encoderInputFormat)
+        self.encoderInputFormat = encoderInputFormat
+        core = EncoderCore(encoder: encoder, feed: try AudioFeed(upstream: upstream, format: encoderInputFormat, encoder: encoder))
     }
 
     public func next() async throws -> EncodedAudioPacket<AnyAudioCodec>? {

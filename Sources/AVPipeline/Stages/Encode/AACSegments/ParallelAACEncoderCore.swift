@@ -1,25 +1,24 @@
 internal import CFFmpeg
 
-/// A parallel encode behind the same pull interface as `EncoderCore`: the input is cut into
-/// segments (`SegmentPlan`), each encoded by its own encoder on a worker thread, and the packets
-/// come out in the order, and with the content boundaries, of the sequential encode.
+/// A parallel AAC encode behind the same pull interface as `EncoderCore`: the input is cut into
+/// segments of AAC frames (`AACSegmentPlan`), each encoded by its own encoder on a worker thread,
+/// and the packets come out in the order, and with the content boundaries, of the sequential encode.
 ///
 /// Bounded: at most `jobs` segments are in flight, each holding its PCM (read in full when it
 /// starts, freed frame by frame as it is encoded) and its kept packets until the consumer takes
 /// them, so memory is about jobs × (S + P + Q) frames of PCM, whatever the input's length. The
 /// input is read once, in order, by the consumer's task: a segment is read when a slot frees,
 /// which any source can do (no seeking, no second reader).
-final class ParallelEncoderCore<Upstream: SampleSource> where Upstream.Buffer == PCMBuffer {
-    let encoderInputFormat: AudioFormat
-    private let framer: PCMFramer<Upstream>
-    private let plan: SegmentPlan
+final class ParallelAACEncoderCore<Upstream: SampleSource> where Upstream.Buffer == PCMBuffer {
+    private let feed: AudioFeed<Upstream>
+    private let plan: AACSegmentPlan
     private let jobs: Int
     /// Opens another encoder like `first` (segment 0's).
     private let makeEncoder: () throws -> CodecContext
     private var first: CodecContext?
 
     private var inFlight: [BoundedHandoff] = []
-    /// Encoders handed back by finished segments, for the next ones (see `SegmentEncoder`).
+    /// Encoders handed back by finished segments, for the next ones (see `AACSegmentEncoder`).
     private var warm: [CodecContext] = []
     /// Frames read and not yet given to a segment, or kept for the next one's pre-roll; the first is
     /// frame number `recentStart`.
@@ -35,15 +34,15 @@ final class ParallelEncoderCore<Upstream: SampleSource> where Upstream.Buffer ==
     private var allStarted = false
     private let stop = LockedState(false)
 
-    init(upstream: Upstream, first: CodecContext, encoderInputFormat: AudioFormat, plan: SegmentPlan, jobs: Int,
-         makeEncoder: @escaping () throws -> CodecContext) throws {
-        self.encoderInputFormat = encoderInputFormat
+    /// `first` is open and takes the frames `feed` makes; `makeEncoder` opens another like it.
+    init(feed: AudioFeed<Upstream>, first: CodecContext, plan: AACSegmentPlan, jobs: Int,
+         makeEncoder: @escaping () throws -> CodecContext) {
+        self.feed = feed
         self.first = first
         self.plan = plan
         self.jobs = jobs
         self.makeEncoder = makeEncoder
         padding = Int(first.pointer.pointee.initial_padding)
-        framer = try PCMFramer(upstream: upstream, format: encoderInputFormat, frameSize: EncoderCore<Upstream>.frameSize(of: first))
     }
 
     deinit {
@@ -63,7 +62,7 @@ final class ParallelEncoderCore<Upstream: SampleSource> where Upstream.Buffer ==
                     inFlight.removeFirst()
                     continue
                 }
-                if let returned = item.value as? SegmentEncoder.Returned {
+                if let returned = item.value as? AACSegmentEncoder.Returned {
                     if plan.continuesEncoders { warm.append(returned.encoder) }
                     continue
                 }
@@ -81,7 +80,7 @@ final class ParallelEncoderCore<Upstream: SampleSource> where Upstream.Buffer ==
     private func startNextSegment() async throws {
         let segment = nextSegment
         while framesRead < plan.feedEnd(of: segment), !inputEnded {
-            if let frame = try await framer.next() {
+            if let frame = try await feed.next() {
                 if origin == nil { origin = frame.pointer.pointee.pts }
                 samplesRead += frame.sampleCount
                 recent.append(frame)
@@ -96,7 +95,7 @@ final class ParallelEncoderCore<Upstream: SampleSource> where Upstream.Buffer ==
         let isLast = inputEnded
         // Segment 0's encoder is the sequential one: its flush gives exactly the sequential packets.
         let kept = plan.kept(by: segment, isLast: isLast, packets: segment == 0 ? nil
-                             : SegmentPlan.packetCount(samples: samplesRead, padding: padding, frameSize: framer.frameSize))
+                             : AACSegmentPlan.packetCount(samples: samplesRead, padding: padding, frameSize: feed.frameSize))
         // Segment 0 starts cold exactly as the sequential encode does; later ones continue a warm
         // encoder, or warm a new one up first.
         let (encoder, continued, warmUp): (CodecContext, Bool, Int)
@@ -112,15 +111,15 @@ final class ParallelEncoderCore<Upstream: SampleSource> where Upstream.Buffer ==
         let nextFeedStart = plan.feedStart(of: segment + 1)
         let shared = Swift.max(0, Swift.min(recent.count, recentStart + recent.count - nextFeedStart))
         var frames = Array(recent.prefix(recent.count - shared))
-        for frame in recent.suffix(shared) { frames.append(try frame.copy(format: encoderInputFormat)) }
+        for frame in recent.suffix(shared) { frames.append(try frame.copy(format: feed.format)) }
         recent.removeFirst(recent.count - shared)
         recentStart = framesRead - recent.count
         // Room for every packet the segment keeps (and the encoder it hands back): the worker never
         // waits. The consumer is woken per 16 packets, not per packet (a wake-up costs ~10 µs).
         let capacity = plan.segmentFrames + plan.preRoll + plan.postRoll + 4
         let output = BoundedHandoff(capacity: capacity, consumerBatch: Swift.min(16, capacity))
-        SegmentEncoder.start(SegmentEncoder(encoder: encoder, continued: continued, warmUp: warmUp, frames: frames, kept: kept,
-                                            origin: origin ?? 0, frameSize: framer.frameSize, output: output, stop: stop))
+        AACSegmentEncoder.start(AACSegmentEncoder(encoder: encoder, continued: continued, warmUp: warmUp, frames: frames, kept: kept,
+                                            origin: origin ?? 0, frameSize: feed.frameSize, output: output, stop: stop))
         inFlight.append(output)
         nextSegment += 1
         allStarted = isLast

@@ -1,9 +1,9 @@
 internal import CFFmpeg
 
-/// The front half of every encoder: PCM from upstream, converted by libswresample to the encoder's
+/// The audio encoders' feed: PCM from upstream, converted by libswresample to the encoder's
 /// format when it differs, re-chunked by an `AVAudioFifo` to the encoder's fixed frame size, and
 /// stamped in samples. The last frame may be shorter; `nil` after it.
-final class PCMFramer<Upstream: SampleSource> where Upstream.Buffer == PCMBuffer {
+final class AudioFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer == PCMBuffer {
     let format: AudioFormat
     let frameSize: Int
     private let upstream: Upstream
@@ -20,6 +20,18 @@ final class PCMFramer<Upstream: SampleSource> where Upstream.Buffer == PCMBuffer
         let input = upstream.outputFormat
         resampler = Self.sameSamples(input, format) ? nil : try Resampler(from: input, to: format)
         fifo = try AudioFIFO(format: format, initialCapacity: frameSize * 4)
+    }
+
+    /// A feed in frames of the size `encoder` takes (open, and set to `format`).
+    convenience init(upstream: Upstream, format: AudioFormat, encoder: CodecContext) throws {
+        try self.init(upstream: upstream, format: format, frameSize: Self.frameSize(of: encoder))
+    }
+
+    /// Samples per frame the encoder takes; for encoders that take any size, a convenient chunk.
+    static func frameSize(of encoder: CodecContext) -> Int {
+        let size = Int(encoder.pointer.pointee.frame_size)
+        let variable = (encoder.pointer.pointee.codec.pointee.capabilities & avp_codec_cap_variable_frame_size()) != 0
+        return size > 0 && !variable ? size : 4096
     }
 
     /// The next frame of `frameSize` samples (fewer at the very end), or nil at the end.

@@ -1,4 +1,4 @@
-/// Where a parallel encode cuts its input, in encoder frames (1024 samples for AAC).
+/// Where a parallel AAC encode cuts its input, in AAC frames (1024 samples each).
 ///
 /// Segment k owns frames [k·S, (k+1)·S); its encoder is fed from P frames before that (pre-roll:
 /// the MDCT overlap, the psychoacoustic model's and the rate control's state) to Q frames after
@@ -6,7 +6,7 @@
 /// Of what it encodes, it keeps exactly the packets the sequential encode makes for its own
 /// frames: packet i (the one stamped (i − 1)·frame size, packet 0 being the priming) belongs to
 /// segment ⌊i / S⌋, and the last segment keeps everything from its start on, the flush included.
-struct SegmentPlan: Sendable, Equatable {
+struct AACSegmentPlan: Sendable, Equatable {
     let segmentFrames: Int
     let preRoll: Int
     let postRoll: Int
@@ -43,5 +43,26 @@ struct SegmentPlan: Sendable, Equatable {
     /// Packet index of a packet stamped `pts` when the first frame was stamped `origin`.
     static func packetIndex(pts: Int64, origin: Int64, frameSize: Int) -> Int {
         Int((pts - origin) / Int64(frameSize)) + 1
+    }
+}
+
+extension AACSegmentPlan {
+    /// The plan for `parallel`, its defaults filled in for the mode (constant quality or a bit
+    /// rate) and checked; nil for one job, the sequential encode.
+    init?(_ parallel: ParallelAACEncoding, constantQuality: Bool) throws(AVPipelineError) {
+        let p = parallel
+        guard p.jobs >= 1 else { throw AVPipelineError.invalidOption(name: "jobs", value: "\(p.jobs)", reason: "must be at least 1") }
+        guard p.segmentFrames >= 1 else {
+            throw AVPipelineError.invalidOption(name: "segment frames", value: "\(p.segmentFrames)", reason: "must be at least 1")
+        }
+        let preRoll = p.preRoll ?? ParallelAACEncoding.defaultPreRoll(quality: constantQuality)
+        // Without pre-roll the overlap-add at the cut breaks; a segment also needs one frame to
+        // give the flush packet when the input ends exactly at its start.
+        guard preRoll >= 1 else { throw AVPipelineError.invalidOption(name: "pre-roll", value: "\(preRoll)", reason: "must be at least 1 frame") }
+        guard p.postRoll >= 0 else { throw AVPipelineError.invalidOption(name: "post-roll", value: "\(p.postRoll)", reason: "must not be negative") }
+        let warmUp = p.warmUp ?? ParallelAACEncoding.defaultWarmUp(quality: constantQuality)
+        guard warmUp >= 0 else { throw AVPipelineError.invalidOption(name: "warm-up", value: "\(warmUp)", reason: "must not be negative") }
+        guard p.jobs > 1 else { return nil }
+        self.init(segmentFrames: p.segmentFrames, preRoll: preRoll, postRoll: p.postRoll, warmUp: warmUp, continuesEncoders: !constantQuality)
     }
 }

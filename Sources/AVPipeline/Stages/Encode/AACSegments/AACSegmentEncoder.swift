@@ -14,7 +14,7 @@ import Dispatch
 ///
 /// Everything here is owned by the job alone once it is started: the encoder is touched by no other
 /// thread until it is handed back through `output`, and the frames are this segment's own.
-final class SegmentEncoder {
+final class AACSegmentEncoder {
     /// An encoder handed back by a finished segment, fed up to the post-roll and never flushed, so
     /// the next segment can continue with it. The last item of a segment's output, if any.
     final class Returned {
@@ -57,7 +57,7 @@ final class SegmentEncoder {
 
     /// Runs the job on a thread of Dispatch's pool (not the cooperative pool: an encode holds its
     /// thread for seconds without suspending, which would starve the tasks reading the input).
-    static func start(_ job: SegmentEncoder) {
+    static func start(_ job: AACSegmentEncoder) {
         let transfer = OwnershipTransfer(job)  // the caller never touches the job again
         DispatchQueue.global(qos: .userInitiated).async {
             transfer.value.run()
@@ -89,11 +89,9 @@ final class SegmentEncoder {
         if warmUp > 0, try !warm(encoder, packet) { return .stopped }
         for index in frames.indices {
             if stop.withLock({ $0 }) { return .stopped }
-            guard let frame = frames[index], try encoder.send(frame: frame.pointer) == .accepted else {
-                throw AVPipelineError.ffmpeg(call: "avcodec_send_frame", code: averrorEAGAIN,
-                                             message: "encoder refused input while it had no output")
-            }
-            frames[index] = nil  // freed now: memory follows the encode
+            // Taken out of the list: freed once sent, so memory follows the encode.
+            guard let frame = frames[index].take() else { continue }
+            try encoder.sendExpectingRoom(frame)
             if try drain(encoder, packet) { return .reusable }
         }
         _ = try encoder.send(frame: nil)
@@ -114,10 +112,7 @@ final class SegmentEncoder {
             let pts = frame.pointer.pointee.pts
             frame.pointer.pointee.pts = pts - Self.warmUpShift
             defer { frame.pointer.pointee.pts = pts }
-            guard try encoder.send(frame: frame.pointer) == .accepted else {
-                throw AVPipelineError.ffmpeg(call: "avcodec_send_frame", code: averrorEAGAIN,
-                                             message: "encoder refused input while it had no output")
-            }
+            try encoder.sendExpectingRoom(frame)
             while try encoder.receive(packet: packet) == .got { packet.unref() }
         }
         return true
@@ -137,7 +132,7 @@ final class SegmentEncoder {
                 packet.unref()
                 continue
             }
-            let index = SegmentPlan.packetIndex(pts: packet.pointer.pointee.pts, origin: origin, frameSize: frameSize)
+            let index = AACSegmentPlan.packetIndex(pts: packet.pointer.pointee.pts, origin: origin, frameSize: frameSize)
             if kept.contains(index) {
                 output.deliver(OwnershipTransfer(try packet.takeReference() as AnyObject))
             } else {

@@ -2,15 +2,15 @@ import Testing
 @testable import AVPipeline
 
 /// The plan alone: which frames feed a segment's encoder and which packets it keeps.
-@Suite struct SegmentPlanTests {
-    let plan = SegmentPlan(segmentFrames: 10, preRoll: 4, postRoll: 1)
+@Suite struct AACSegmentPlanTests {
+    let plan = AACSegmentPlan(segmentFrames: 10, preRoll: 4, postRoll: 1)
 
     @Test func segmentsFeedFromTheirPreRollToTheirPostRoll() {
         #expect(plan.feedStart(of: 0) == 0)  // nothing before the input
         #expect(plan.feedEnd(of: 0) == 11)
         #expect(plan.feedStart(of: 1) == 6 && plan.feedEnd(of: 1) == 21)
         #expect(plan.feedStart(of: 3) == 26 && plan.feedEnd(of: 3) == 41)
-        let long = SegmentPlan(segmentFrames: 4, preRoll: 9, postRoll: 0)  // pre-roll across segments
+        let long = AACSegmentPlan(segmentFrames: 4, preRoll: 9, postRoll: 0)  // pre-roll across segments
         #expect(long.feedStart(of: 1) == 0 && long.feedStart(of: 3) == 3)
     }
 
@@ -26,15 +26,15 @@ import Testing
     }
 
     @Test func theLastSegmentEndsWithTheSequentialLastPacket() {
-        #expect(SegmentPlan.packetCount(samples: 5_000, padding: 1024, frameSize: 1024) == 6)
-        #expect(SegmentPlan.packetCount(samples: 8 * 1024, padding: 1024, frameSize: 1024) == 9)
-        #expect(SegmentPlan.packetCount(samples: 0, padding: 1024, frameSize: 1024) == 1)
+        #expect(AACSegmentPlan.packetCount(samples: 5_000, padding: 1024, frameSize: 1024) == 6)
+        #expect(AACSegmentPlan.packetCount(samples: 8 * 1024, padding: 1024, frameSize: 1024) == 9)
+        #expect(AACSegmentPlan.packetCount(samples: 0, padding: 1024, frameSize: 1024) == 1)
         #expect(plan.kept(by: 5, isLast: true, packets: 58) == 50..<58)
     }
 
     @Test func packetIndicesCountFromThePriming() {
-        #expect(SegmentPlan.packetIndex(pts: -1024, origin: 0, frameSize: 1024) == 0)
-        #expect(SegmentPlan.packetIndex(pts: 0, origin: 0, frameSize: 1024) == 1)
-        #expect(SegmentPlan.packetIndex(pts: 5 * 1024 + 7000, origin: 7000, frameSize: 1024) == 6)
+        #expect(AACSegmentPlan.packetIndex(pts: -1024, origin: 0, frameSize: 1024) == 0)
+        #expect(AACSegmentPlan.packetIndex(pts: 0, origin: 0, frameSize: 1024) == 1)
+        #expect(AACSegmentPlan.packetIndex(pts: 5 * 1024 + 7000, origin: 7000, frameSize: 1024) == 6)
     }
 }

@@ -1,20 +1,23 @@
-/// How a parallel encode cuts its input (`SegmentPlan`): segments of `segmentFrames` frames of
-/// 1024 samples, each encoded by its own encoder from `preRoll` frames before it to `postRoll`
-/// after it, keeping exactly the packets the sequential encode makes for its frames.
-public struct ParallelEncoding: Sendable, Equatable {
+/// How a parallel AAC encode cuts its input (`AACSegmentPlan`): segments of `segmentFrames` AAC
+/// frames of 1024 samples, each encoded by its own encoder from `preRoll` frames before it to
+/// `postRoll` after it, keeping exactly the packets the sequential encode makes for its frames.
+public struct ParallelAACEncoding: Sendable, Equatable {
     /// Encoders running at once; 1 is the sequential encode, byte for byte.
     public var jobs: Int
+    /// AAC frames (1024 samples) each segment owns.
     public var segmentFrames: Int
     /// nil: the measured default for the mode (`defaultPreRoll(quality:)`).
     public var preRoll: Int?
+    /// Frames each segment's encoder is fed after its segment, for the window decision's lookahead.
     public var postRoll: Int
     /// Frames each new encoder after the first encodes and discards before its first segment, so
     /// that its rate control is not cold at the seam; nil: the measured default for the mode
     /// (`defaultWarmUp(quality:)`). Later segments continue a warm encoder instead.
     public var warmUp: Int?
 
-    public init(jobs: Int = 1, segmentFrames: Int = ParallelEncoding.defaultSegmentFrames, preRoll: Int? = nil,
-                postRoll: Int = ParallelEncoding.defaultPostRoll, warmUp: Int? = nil) {
+    /// The settings as the properties say; the defaults are one job (the sequential encode) and the measured values.
+    public init(jobs: Int = 1, segmentFrames: Int = ParallelAACEncoding.defaultSegmentFrames, preRoll: Int? = nil,
+                postRoll: Int = ParallelAACEncoding.defaultPostRoll, warmUp: Int? = nil) {
         self.jobs = jobs
         self.segmentFrames = segmentFrames
         self.preRoll = preRoll
