@@ -34,20 +34,8 @@ struct Encode: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Target bit rate in bits per second, or with k/M (128k) (default: as ffmpeg, by the channels: 69k mono, 128k stereo, 341k 5.1; at most what AAC-LC carries).", valueName: "rate"))
     var bitrate: BitRateArgument?
 
-    @Option(help: ArgumentHelp("Audio track to encode (0 = first); default: the file's main one.", valueName: "n"))
-    var audioTrack: Int?
-
-    @Option(help: ArgumentHelp("Begin at this time (seconds or hh:mm:ss.xxx), to the sample.", valueName: "time"))
-    var start: TimeArgument?
-
-    @Option(help: ArgumentHelp("Encode this long (seconds or hh:mm:ss.xxx), to the sample.", valueName: "time"))
-    var duration: TimeArgument?
-
-    @Option(help: "Sample rate of the AAC in Hz (default: the input's, or the nearest AAC supports).")
-    var rate: Int?
-
-    @Option(help: "Channel count of the AAC (default: the input's; 2 downmixes 5.1 to stereo).")
-    var channels: Int?
+    @OptionGroup var part: InputPartArguments
+    @OptionGroup var audioFormat: AudioFormatArguments<Encode>
 
     @Option(help: "Container, when the output's extension does not say it (adts, m4a, mp4, ts, hls).")
     var format: Container?
@@ -59,23 +47,7 @@ struct Encode: AsyncParsableCommand {
     @Flag(help: "Do not carry the input's tags and cover art into the output.")
     var noMetadata = false
 
-    @Option(help: ArgumentHelp("Encoders running at once on segments of the input (default: one per 30 s of input, up to the core count, from 60 s on; 1: the sequential encode, byte for byte ffmpeg's).", valueName: "n"))
-    var jobs: Int?
-
-    @Option(help: ArgumentHelp("Constant quality instead of a bit rate, as ffmpeg's -q:a (0.1–10; about 1 ≈ 128 kb/s stereo); a parallel encode then decodes to the same samples as --jobs 1.", valueName: "q"))
-    var quality: Double?
-
-    @Option(help: ArgumentHelp("Parallel encode: frames of 1024 samples per segment (default: \(ParallelAACEncoding.defaultSegmentFrames)).", valueName: "n"))
-    var segmentFrames: Int?
-
-    @Option(help: ArgumentHelp("Parallel encode: frames each segment's encoder is fed before its segment (default: \(ParallelAACEncoding.defaultPreRoll(quality: false)), \(ParallelAACEncoding.defaultPreRoll(quality: true)) with --quality).", valueName: "n"))
-    var preRoll: Int?
-
-    @Option(help: ArgumentHelp("Parallel encode: frames each segment's encoder is fed after its segment (default: \(ParallelAACEncoding.defaultPostRoll)).", valueName: "n"))
-    var postRoll: Int?
-
-    @Option(help: ArgumentHelp("Parallel encode: frames each new encoder after the first encodes and discards before its first segment, so its rate control has settled (default: \(ParallelAACEncoding.defaultWarmUp(quality: false)), \(ParallelAACEncoding.defaultWarmUp(quality: true)) with --quality).", valueName: "n"))
-    var warmUp: Int?
+    @OptionGroup var encoding: AACEncodingArguments
 
     @Option(help: "Sample frames per captured chunk.")
     var chunkFrames: Int = 1024
@@ -112,17 +84,9 @@ struct Encode: AsyncParsableCommand {
             let ext = OutputPaths.fileExtension(output)
             throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use .aac, .m4a, .mp4, .ts or .m3u8 (HLS), or --format")
         }
-        if let rate, !(1...768_000).contains(rate) { throw ValidationError("--rate must be between 1 and 768000 (got \(rate))") }
-        if let channels, !(1...8).contains(channels) { throw ValidationError("--channels must be between 1 and 8 (got \(channels))") }
-        if let audioTrack, audioTrack < 0 { throw ValidationError("--audio-track counts from 0 (got \(audioTrack))") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1 (got \(jobs))") }
-        if let jobs, jobs > 1, realtime { throw ValidationError("--jobs applies to file encodes, not --realtime (a paced capture)") }
-        if let quality, !(quality > 0 && quality <= 10) { throw ValidationError("--quality must be above 0 and at most 10 (got \(quality))") }
-        if quality != nil, bitrate != nil { throw ValidationError("give --bitrate or --quality, not both") }
-        if let segmentFrames, segmentFrames < 1 { throw ValidationError("--segment-frames must be at least 1 (got \(segmentFrames))") }
-        if let preRoll, preRoll < 1 { throw ValidationError("--pre-roll must be at least 1 (got \(preRoll))") }
-        if let warmUp, warmUp < 0 { throw ValidationError("--warm-up must not be negative (got \(warmUp))") }
-        if let postRoll, postRoll < 0 { throw ValidationError("--post-roll must not be negative (got \(postRoll))") }
+        try audioFormat.check()
+        try part.check()
+        try encoding.check(bitrate: bitrate, realtime: realtime)
         guard chunkFrames > 0 else { throw ValidationError("--chunk-frames must be positive (got \(chunkFrames))") }
         for tag in metadata where !tag.contains("=") || tag.hasPrefix("=") {
             throw ValidationError("--metadata takes key=value (got '\(tag)')")
@@ -138,19 +102,14 @@ struct Encode: AsyncParsableCommand {
         }, uniquingKeysWith: { $1 })
     }
 
-    /// Whether the input must be read through demux → decode even when it is PCM.
-    var selectsPart: Bool { audioTrack != nil || start != nil || duration != nil }
-
     func run() async throws {
         let (input, output, container, overwrite) = (input, output, container!, outputOptions.overwrite)
-        let parallel = ParallelAACEncoding(jobs: jobs ?? (realtime ? 1 : 0), segmentFrames: segmentFrames ?? ParallelAACEncoding.defaultSegmentFrames,
-                                        preRoll: preRoll, postRoll: postRoll ?? ParallelAACEncoding.defaultPostRoll, warmUp: warmUp)
-        let encoding = AACEncoderOptions(bitrate: bitrate?.bitsPerSecond, sampleRate: rate, quality: quality, parallel: parallel)
+        let encoding = AACEncoderOptions(bitrate: bitrate?.bitsPerSecond, sampleRate: audioFormat.rate, quality: self.encoding.quality,
+                                         parallel: self.encoding.parallel(realtime: realtime))
         let captureOptions = FileCapture.Options(chunkFrames: chunkFrames, realtime: realtime,
                                                  inputPolicy: inputOptions.policy, strict: inputOptions.strict)
-        let sourceOptions = AudioFileSource.Options(track: audioTrack, start: start?.time, duration: duration?.time,
-                                                    demuxer: inputOptions.demuxerOptions)
-        let (selectsPart, capturing, channels) = (selectsPart, realtime || chunkFrames != 1024, channels)
+        let sourceOptions = part.sourceOptions(demuxer: inputOptions.demuxerOptions)
+        let (selectsPart, capturing, channels) = (part.selectsPart, realtime || chunkFrames != 1024, audioFormat.channels)
         let (settings, keepsInputTags, hlsOptions) = (tagSettings, !noMetadata, hls.options)
         try await CommandRunner.run(logging: logging) {
             var job = EncodeJob(output: output, container: container, overwrite: overwrite, encoding: encoding, channels: channels,
@@ -196,6 +155,14 @@ struct Encode: AsyncParsableCommand {
         } catch AVPipelineError.unsupportedCodec {
             return nil
         }
+    }
+}
+
+/// `encode`'s `--rate` and `--channels` describe the AAC made from the input.
+extension Encode: AudioFormatHelp {
+    static var audioFormatHelp: AudioFormatText {
+        AudioFormatText(rate: "Sample rate of the AAC in Hz (default: the input's, or the nearest AAC supports).",
+                        channels: "Channel count of the AAC (default: the input's; 2 downmixes 5.1 to stereo).", rates: 1...768_000)
     }
 }
 

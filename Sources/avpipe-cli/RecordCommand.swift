@@ -35,11 +35,7 @@ struct Record: AsyncParsableCommand {
     @Option(help: ArgumentHelp("AAC bit rate in bits per second, or with k/M (default: as ffmpeg, by the channels: 69k mono, 128k stereo).", valueName: "rate"))
     var bitrate: BitRateArgument?
 
-    @Option(help: "Sample rate in Hz (default: the device's).")
-    var rate: Int?
-
-    @Option(help: "Channel count (default: the device's).")
-    var channels: Int?
+    @OptionGroup var audioFormat: AudioFormatArguments<Record>
 
     @Option(help: ArgumentHelp("Audio the capture buffer holds while the encoder or disk is slow, in seconds; past it the oldest is dropped and reported.", valueName: "seconds"))
     var buffer: Double = 4
@@ -84,8 +80,7 @@ struct Record: AsyncParsableCommand {
             let ext = OutputPaths.fileExtension(output)
             throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use .aac, .m4a, .mp4, .mkv, .ts, .m3u8 or .wav, or --format")
         }
-        if let rate, !(8_000...384_000).contains(rate) { throw ValidationError("--rate must be between 8000 and 384000 Hz (got \(rate))") }
-        if let channels, !(1...8).contains(channels) { throw ValidationError("--channels must be between 1 and 8 (got \(channels))") }
+        try audioFormat.check()
         if let duration, duration.time.value <= 0 { throw ValidationError("--duration must be positive") }
         guard buffer.isFinite, (0.05...60).contains(buffer) else { throw ValidationError("--buffer must be between 0.05 and 60 seconds (got \(buffer))") }
         guard fragment.isFinite, (0.01...3600).contains(fragment) else { throw ValidationError("--fragment must be between 0.01 and 3600 seconds (got \(fragment))") }
@@ -101,7 +96,7 @@ struct Record: AsyncParsableCommand {
             return
         }
         let job = RecordJob(output: output!, container: container!, overwrite: outputOptions.overwrite,
-                            capture: DeviceCapture.Options(device: device, sampleRate: rate, channelCount: channels,
+                            capture: DeviceCapture.Options(device: device, sampleRate: audioFormat.rate, channelCount: audioFormat.channels,
                                                            bufferDuration: buffer, duration: duration?.time),
                             bitrate: bitrate?.bitsPerSecond, faststart: faststart,
                             fragment: MediaTime(value: Int64((fragment * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000)),
@@ -110,6 +105,14 @@ struct Record: AsyncParsableCommand {
         try await CommandRunner.run(logging: logging, graceful: graceful) {
             try await job.run(graceful: graceful)
         }
+    }
+}
+
+/// `record`'s `--rate` and `--channels` ask the device for them (libswresample converts when it cannot).
+extension Record: AudioFormatHelp {
+    static var audioFormatHelp: AudioFormatText {
+        AudioFormatText(rate: "Sample rate in Hz (default: the device's).", channels: "Channel count (default: the device's).",
+                        rates: 8_000...384_000, rateUnit: " Hz")
     }
 }
 
