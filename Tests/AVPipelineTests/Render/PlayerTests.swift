@@ -207,8 +207,20 @@ import TestSupport
             #expect(abs(position - Double(second)) <= 0.045,
                     "a beep of second \(second) was heard at position \(position) (all beeps: \(heard))")
         }
-        #expect(Set(heardSeconds).isSuperset(of: [1, 2, 3, 7, 8, 9]) && heardSeconds.allSatisfy { $0 <= 3 || (7...9).contains($0) },
-                "beeps heard at seconds \(heardSeconds): 0–3, then 7–9 after the seek to 6.5")
+        // A beep can only be placed where the position was sampled closely around it: on a loaded
+        // machine the sampling task can miss 50 ms, and the beep of that second goes unplaced.
+        let placeable = [1, 2, 3, 7, 8, 9].filter { Self.sampledClosely(samples, around: Double($0)) }
+        #expect(placeable.contains { $0 <= 3 } && placeable.contains { $0 >= 7 },
+                "the position was sampled closely around a beep before the pause and after the seek: \(placeable)")
+        #expect(Set(heardSeconds).isSuperset(of: placeable) && heardSeconds.allSatisfy { $0 <= 3 || (7...9).contains($0) },
+                "beeps heard at seconds \(heardSeconds) (placeable: \(placeable)): 0–3, then 7–9 after the seek to 6.5")
+    }
+
+    /// Whether two samples at most 50 ms apart enclose the position `position`.
+    static func sampledClosely(_ samples: [(wall: Double, position: Double)], around position: Double) -> Bool {
+        zip(samples, samples.dropFirst()).contains { a, b in
+            a.position <= position && position <= b.position && b.wall - a.wall <= 0.05
+        }
     }
 
     /// The position at wall time `time`, between two samples at most 50 ms apart.
