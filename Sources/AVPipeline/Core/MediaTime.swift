@@ -29,6 +29,13 @@ public struct MediaTime: Sendable, Comparable, CustomStringConvertible {
 
     public static func seconds(_ seconds: Int64) -> MediaTime { MediaTime(value: seconds, timeBase: Rational(1, 1)) }
 
+    /// `seconds` (a user's `--start 5.123`, a player's position) as the nearest tick of
+    /// `timeBase`: microseconds unless said, FFmpeg's `AV_TIME_BASE`.
+    public init(seconds: Double, timeBase: Rational = Rational(1, 1_000_000)) {
+        let ticks = seconds * Double(timeBase.denominator) / Double(timeBase.numerator)
+        self.init(value: Int64(ticks.rounded()), timeBase: timeBase)
+    }
+
     public var seconds: Double { Double(value) * Double(timeBase.numerator) / Double(timeBase.denominator) }
 
     /// The same instant in another time base, rounded to the nearest tick (`av_rescale_q`).

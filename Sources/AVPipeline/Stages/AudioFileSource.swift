@@ -54,7 +54,7 @@ public final class AudioFileSource: SampleSource {
         }
         let remaining = info.duration.map { $0.seconds - (options.start?.seconds ?? 0) }
         let seconds = [remaining, options.duration?.seconds].compactMap { $0 }.min().map { Swift.max($0, 0) }
-        duration = seconds.map { MediaTime(value: Int64(($0 * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000)) }
+        duration = seconds.map { MediaTime(seconds: $0) }
     }
 
     public func next() async throws -> PCMBuffer? {

@@ -94,7 +94,7 @@ import TestSupport
         let window = try PlayerWindow.find(title: "exact", on: server, timeout: 120)
         var previous = [UInt8](repeating: 0, count: 320 * 180)  // the window starts black
         for (time, index) in [(nil, 129), (2.5, 75), (7.0, 210)] as [(Double?, Int)] {
-            if let time { try player.seek(to: MediaTime(value: Int64(time * 10), timeBase: Rational(1, 10))) }
+            if let time { try player.seek(to: MediaTime(seconds: time)) }
             let shown = try window.settledScreenshot { $0 != previous }
             let frames = try PictureComparison.grayFrames(clip, from: index - 1, count: 3)
             let (before, exact, after) = (PictureComparison.psnr(shown, frames[0]), PictureComparison.psnr(shown, frames[1]),
