@@ -13,8 +13,7 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
     private let immediateUpstream: ImmediatePacketSource?
     private let filter: BitstreamFilter?
     private let packetType = EncodedVideoPacket<C>.self  // its metadata, looked up once
-    // Per-packet state, `@exclusivity(unchecked)`: one task drives this object at a time, and the
-    // runtime's access checks (~80 instructions each) were a tenth of a copy job's own work.
+    // Per-packet state, unchecked: one driver (see `SampleSource`).
     /// The owner of the last packet given to the filter, left blank by it: it receives the next
     /// output, so filtering makes no packet owner of its own.
     @exclusivity(unchecked) private var shell: Packet?
