@@ -5,8 +5,10 @@ public protocol SampleBuffer: AnyObject {
     /// What describes the whole stream this buffer belongs to (PCM layout, codec parameters…).
     associatedtype Format: Sendable
 
+    /// The format of the stream this buffer belongs to.
     var format: Format { get }
     /// When the buffer is to be presented; nil when the source does not know.
     var presentationTime: MediaTime? { get }
+    /// How long the buffer lasts; nil when the source does not know.
     var duration: MediaTime? { get }
 }
