@@ -1,6 +1,6 @@
-/// One unit of media flowing between stages: a chunk of PCM, an encoded packet, (later) a video
-/// frame. Buffers are reference types that own their FFmpeg data and are *moved* downstream: a stage
-/// that hands a buffer on no longer touches it.
+/// One unit of media flowing between stages: a chunk of PCM (`PCMBuffer`), an encoded packet, a
+/// decoded picture (`VideoFrame`). Buffers are reference types that own their FFmpeg data and are
+/// *moved* downstream: a stage that hands a buffer on no longer touches it.
 public protocol SampleBuffer: AnyObject {
     /// What describes the whole stream this buffer belongs to (PCM layout, codec parameters…).
     associatedtype Format: Sendable
