@@ -14,6 +14,7 @@
 /// exclusivity checks, about 80 instructions per access, were a tenth of a copy job's own work.
 public protocol SampleSource<Buffer>: AnyObject, AsyncSequence, AsyncIteratorProtocol
 where Element == Buffer, AsyncIterator == Self {
+    /// The kind of buffer this stage hands out: its type is the contract with the next stage.
     associatedtype Buffer: SampleBuffer
 
     /// The format every buffer of this source has; known as soon as the stage is built.
@@ -25,6 +26,7 @@ where Element == Buffer, AsyncIterator == Self {
 }
 
 extension SampleSource {
+    /// The source itself: a source is its own, single-pass iterator.
     public func makeAsyncIterator() -> Self { self }
 }
 

@@ -5,6 +5,7 @@
 /// are already Annex B pass through untouched.
 public final class AnnexBConverter<Upstream: SampleSource, C: VideoCodecKind>: SampleSource, ImmediatePacketSource
 where Upstream.Buffer == EncodedVideoPacket<C> {
+    /// Packets of the same codec, in Annex B framing.
     public typealias Buffer = EncodedVideoPacket<C>
     private let sharedFormat: SharedFormat<EncodedVideoFormat>
     public var outputFormat: EncodedVideoFormat { sharedFormat.value }
@@ -21,6 +22,7 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
     /// A seek mark waiting for the filter's next output.
     @exclusivity(unchecked) private var pendingMark: SeekMark?
 
+    /// Converts `upstream`'s packets. Throws `.unsupportedCodec` for a codec other than H.264 or H.265.
     public init(upstream: Upstream) throws {
         self.upstream = upstream
         immediateUpstream = upstream.immediatePackets
