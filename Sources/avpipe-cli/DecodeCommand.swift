@@ -1,10 +1,11 @@
 import ArgumentParser
 import AVPipeline
 
-/// `avpipe decode`: the audio track of any file libavformat reads → PCM WAV.
+/// `avpipe decode`: the audio track of any file libavformat reads → PCM (WAV, FLAC, AIFF, bare
+/// samples…), and/or its video track → pictures (Y4M or bare planes).
 struct Decode: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Decode the audio track of a media file to a PCM WAV file, and/or its video track to pictures.",
+        abstract: "Decode the audio track of a media file to PCM (WAV, FLAC, AIFF, …), and/or its video track to pictures.",
         discussion: """
         Examples: avpipe decode input.mp4 --out out.wav --sample-format s16 --rate 48000 --channels 2
                   avpipe decode input.mp4 --video out.y4m          (YUV4MPEG2, as ffmpeg -f yuv4mpegpipe)

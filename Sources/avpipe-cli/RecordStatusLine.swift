@@ -32,6 +32,6 @@ struct RecordStatusLine: Sendable {
         let elapsed = Double(statistics.deliveredFrames + statistics.droppedFrames) / Double(sampleRate)
         let peak = control.takePeak()
         let level = peak > 0 ? "\(String(oneDecimal: 20 * log10(Double(peak)))) dBFS" : "-inf dBFS"
-        ProgressLine.show("● recording \(MediaTime(value: Int64(elapsed * 1000), timeBase: Rational(1, 1000)))  peak \(level)  overruns \(statistics.overrunCount)")
+        ProgressLine.show("● recording \(MediaTime(seconds: elapsed, timeBase: Rational(1, 1000)))  peak \(level)  overruns \(statistics.overrunCount)")
     }
 }

@@ -16,6 +16,6 @@ struct TimeArgument: ExpressibleByArgument, Sendable {
             seconds += Double(value) * (power == 0 ? 60 : 3600)
         }
         guard seconds <= 1e9 else { return nil }
-        time = MediaTime(value: Int64((seconds * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000))
+        time = MediaTime(seconds: seconds)
     }
 }

@@ -3,9 +3,12 @@ internal import CFFmpeg
 /// Which channels a PCM stream has, in which order. `mask` follows FFmpeg's native order
 /// (`AV_CH_*` bits); `nil` means only the count is known (e.g. a plain WAV with 8 channels).
 public struct ChannelLayout: Hashable, Sendable, CustomStringConvertible {
+    /// The number of channels.
     public let channelCount: Int
+    /// FFmpeg's `AV_CH_*` bits in native order; nil when only the count is known.
     public let mask: UInt64?
 
+    /// A layout from a channel count and, when known, FFmpeg's channel mask.
     public init(channelCount: Int, mask: UInt64?) {
         self.channelCount = channelCount
         self.mask = mask
@@ -19,8 +22,11 @@ public struct ChannelLayout: Hashable, Sendable, CustomStringConvertible {
         return ChannelLayout(layout)
     }
 
+    /// One channel.
     public static let mono = ChannelLayout.default(channelCount: 1)
+    /// Front left and right.
     public static let stereo = ChannelLayout.default(channelCount: 2)
+    /// 5.1: front left, right and centre, low-frequency effects, and two surround channels (FFmpeg's `5.1`).
     public static let surround51 = ChannelLayout.default(channelCount: 6)
 
     /// The same channels in a known order: unspecified layouts get FFmpeg's default order.

@@ -2,11 +2,14 @@ internal import CFFmpeg
 
 /// A named section of a file's timeline: a chapter of a film, an audiobook or a podcast.
 public struct Chapter: Sendable, Equatable {
+    /// Where the chapter begins, on the file's timeline.
     public var start: MediaTime
+    /// Where the chapter ends, on the file's timeline.
     public var end: MediaTime
     /// The chapter's tags, as FFmpeg names them (`title` above all).
     public var metadata: [String: String]
 
+    /// A chapter over `start`..<`end`; `title` is stored as its `title` tag.
     public init(start: MediaTime, end: MediaTime, title: String? = nil, metadata: [String: String] = [:]) {
         self.start = start
         self.end = end
@@ -14,6 +17,7 @@ public struct Chapter: Sendable, Equatable {
         if let title { self.metadata["title"] = title }
     }
 
+    /// The chapter's `title` tag, if it has one.
     public var title: String? { metadata["title"] }
 
     init(_ chapter: UnsafePointer<AVChapter>) {

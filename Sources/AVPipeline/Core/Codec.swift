@@ -7,11 +7,15 @@ public struct Codec: Hashable, Sendable, CustomStringConvertible {
     init(_ id: AVCodecID) { rawID = id.rawValue }
     var avID: AVCodecID { AVCodecID(rawValue: rawID) }
 
+    /// FFmpeg's short name of the codec (`aac`, `h264`, `pcm_s16le`…).
     public var name: String { String(cString: avcodec_get_name(avID)) }
     public var description: String { name }
 
+    /// AAC, any profile.
     public static let aac = Codec(AV_CODEC_ID_AAC)
+    /// H.264 / AVC.
     public static let h264 = Codec(AV_CODEC_ID_H264)
+    /// H.265 / HEVC.
     public static let hevc = Codec(AV_CODEC_ID_HEVC)
 
     /// Whether this is one of FFmpeg's raw PCM codecs (`pcm_s16le`, `pcm_f32le` …).
@@ -29,28 +33,36 @@ public protocol AudioCodecKind {
 
 /// AAC (any profile).
 public enum AAC: AudioCodecKind {
+    /// Accepts AAC streams only.
     public static func accepts(_ codec: Codec) -> Bool { codec == .aac }
 }
 
 /// Any audio codec, as a demuxer finds it; narrow it with `requiring(_:)` to a typed stream.
 public enum AnyAudioCodec: AudioCodecKind {
+    /// Accepts every codec.
     public static func accepts(_ codec: Codec) -> Bool { true }
 }
 
 /// A video codec known at compile time (see `AudioCodecKind`).
 public protocol VideoCodecKind {
+    /// Whether a stream of `codec` may be carried as this kind.
     static func accepts(_ codec: Codec) -> Bool
 }
 
+/// H.264 / AVC.
 public enum H264: VideoCodecKind {
+    /// Accepts H.264 streams only.
     public static func accepts(_ codec: Codec) -> Bool { codec == .h264 }
 }
 
+/// H.265 / HEVC.
 public enum HEVC: VideoCodecKind {
+    /// Accepts H.265 streams only.
     public static func accepts(_ codec: Codec) -> Bool { codec == .hevc }
 }
 
 /// Any video codec, as a demuxer finds it.
 public enum AnyVideoCodec: VideoCodecKind {
+    /// Accepts every codec.
     public static func accepts(_ codec: Codec) -> Bool { true }
 }

@@ -4,13 +4,23 @@ internal import CFFmpeg
 /// in the `covr` tag, MP3 in an ID3 `APIC` frame, FLAC in a `PICTURE` block; FFmpeg presents each as
 /// an "attached picture" stream.
 public struct CoverArt: Sendable, Equatable {
-    public enum Format: String, Sendable { case png, jpeg }
+    /// How the picture is encoded.
+    public enum Format: String, Sendable {
+        /// A PNG picture.
+        case png
+        /// A JPEG picture.
+        case jpeg
+    }
+    /// How `bytes` are encoded.
     public let format: Format
+    /// The picture file's bytes, as stored in the media file.
     public let bytes: [UInt8]
-    /// The picture's size in pixels (muxers want it declared).
+    /// The picture's width in pixels (muxers want the size declared).
     public let width: Int
+    /// The picture's height in pixels.
     public let height: Int
 
+    /// A cover picture from its encoded bytes and its size.
     public init(format: Format, bytes: [UInt8], width: Int, height: Int) {
         self.format = format
         self.bytes = bytes

@@ -3,10 +3,14 @@
 /// real ones. An M4A records this twice — its edit list and the `iTunSMPB` tag Apple's players read —
 /// so that a decode gives back exactly the samples that were encoded.
 public struct GaplessInfo: Sendable, Equatable {
+    /// Samples the decoder gives before the real audio starts (the encoder's delay).
     public let priming: Int
+    /// Samples after the real audio that fill up the last packet.
     public let padding: Int
+    /// How many real samples the stream holds.
     public let validSamples: Int64
 
+    /// Gapless facts from their three numbers.
     public init(priming: Int, padding: Int, validSamples: Int64) {
         self.priming = priming
         self.padding = padding

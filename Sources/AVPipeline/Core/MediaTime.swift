@@ -2,9 +2,12 @@ internal import CFFmpeg
 
 /// A rational number, as FFmpeg uses for time bases (`1/44100`, `1/90000`).
 public struct Rational: Hashable, Sendable, CustomStringConvertible {
+    /// The number above the line.
     public var numerator: Int32
+    /// The number below the line.
     public var denominator: Int32
 
+    /// `numerator`/`denominator`, as given (not reduced).
     public init(_ numerator: Int32, _ denominator: Int32) {
         self.numerator = numerator
         self.denominator = denominator
@@ -19,16 +22,28 @@ public struct Rational: Hashable, Sendable, CustomStringConvertible {
 /// A point or span on a media timeline: `value` ticks of `timeBase` seconds, exact like FFmpeg's
 /// timestamps (no floating point until someone asks for `seconds`).
 public struct MediaTime: Sendable, Comparable, CustomStringConvertible {
+    /// The count of `timeBase` ticks.
     public var value: Int64
+    /// The length of one tick, in seconds.
     public var timeBase: Rational
 
+    /// `value` ticks of `timeBase` seconds each.
     public init(value: Int64, timeBase: Rational) {
         self.value = value
         self.timeBase = timeBase
     }
 
+    /// A whole number of seconds (time base 1/1).
     public static func seconds(_ seconds: Int64) -> MediaTime { MediaTime(value: seconds, timeBase: Rational(1, 1)) }
 
+    /// `seconds` (a user's `--start 5.123`, a player's position) as the nearest tick of
+    /// `timeBase`: microseconds unless said, FFmpeg's `AV_TIME_BASE`.
+    public init(seconds: Double, timeBase: Rational = Rational(1, 1_000_000)) {
+        let ticks = seconds * Double(timeBase.denominator) / Double(timeBase.numerator)
+        self.init(value: Int64(ticks.rounded()), timeBase: timeBase)
+    }
+
+    /// This time in seconds, as a floating-point number.
     public var seconds: Double { Double(value) * Double(timeBase.numerator) / Double(timeBase.denominator) }
 
     /// The same instant in another time base, rounded to the nearest tick (`av_rescale_q`).

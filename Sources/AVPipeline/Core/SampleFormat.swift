@@ -3,15 +3,40 @@ internal import CFFmpeg
 /// How one PCM sample is stored, named as FFmpeg names it (`s16`, `fltp`…); the `p` forms are
 /// planar (one buffer per channel).
 public enum SampleFormat: String, Sendable, CaseIterable, CustomStringConvertible {
-    case u8, s16, s32, s64, flt, dbl
-    case u8p, s16p, s32p, s64p, fltp, dblp
+    /// Unsigned 8-bit, interleaved.
+    case u8
+    /// Signed 16-bit, interleaved (what a WAV usually holds).
+    case s16
+    /// Signed 32-bit, interleaved.
+    case s32
+    /// Signed 64-bit, interleaved.
+    case s64
+    /// 32-bit float, interleaved.
+    case flt
+    /// 64-bit float, interleaved.
+    case dbl
+    /// Unsigned 8-bit, planar.
+    case u8p
+    /// Signed 16-bit, planar.
+    case s16p
+    /// Signed 32-bit, planar.
+    case s32p
+    /// Signed 64-bit, planar.
+    case s64p
+    /// 32-bit float, planar (what FFmpeg's AAC encoder and decoder use).
+    case fltp
+    /// 64-bit float, planar.
+    case dblp
 
+    /// Whether each channel is stored in a plane of its own.
     public var isPlanar: Bool { av_sample_fmt_is_planar(avValue) != 0 }
+    /// The size of one sample of one channel, in bytes.
     public var bytesPerSample: Int { Int(av_get_bytes_per_sample(avValue)) }
     public var description: String { rawValue }
 
-    /// The interleaved form of a planar format, and vice versa.
+    /// The interleaved form of this format (itself when it is interleaved).
     public var packed: SampleFormat { SampleFormat(av_get_packed_sample_fmt(avValue))! }
+    /// The planar form of this format (itself when it is planar).
     public var planar: SampleFormat { SampleFormat(av_get_planar_sample_fmt(avValue))! }
 
     var avValue: AVSampleFormat {

@@ -13,12 +13,16 @@ public struct PixelFormat: Hashable, Sendable, CustomStringConvertible {
         self.init(value)
     }
 
+    /// Planar YUV 4:2:0, 8 bits: what most video decodes to.
     public static let yuv420p = PixelFormat(AV_PIX_FMT_YUV420P)
+    /// YUV 4:2:0 with interleaved chroma, 8 bits (what many hardware decoders give).
     public static let nv12 = PixelFormat(AV_PIX_FMT_NV12)
+    /// Packed RGB, 8 bits per component.
     public static let rgb24 = PixelFormat(AV_PIX_FMT_RGB24)
 
     var avValue: AVPixelFormat { AVPixelFormat(rawValue: rawValue) }
 
+    /// FFmpeg's name of the format (`yuv420p`…), or `unknown`.
     public var name: String { av_get_pix_fmt_name(avValue).map { String(cString: $0) } ?? "unknown" }
     public var description: String { name }
 
@@ -31,28 +35,36 @@ public struct PixelFormat: Hashable, Sendable, CustomStringConvertible {
 /// How decoded pictures look: size, pixel layout, shape of the pixels, colour description, and how
 /// the track says to show them (rotation, mirroring). Times are in `timeBase`.
 public struct VideoFormat: Hashable, Sendable, CustomStringConvertible {
+    /// How the pictures' pixels are laid out.
     public var pixelFormat: PixelFormat
-    /// Coded (stored) size, before rotation.
+    /// Coded (stored) width, before rotation.
     public var width: Int
+    /// Coded (stored) height, before rotation.
     public var height: Int
     /// Shape of one pixel (1:1 for square pixels): the container's, else the picture's; nil when
     /// neither says.
     public var sampleAspectRatio: Rational?
-    /// FFmpeg's names: `tv`/`pc` range, `bt709`/`bt2020nc`… matrix, primaries and transfer; nil when unspecified.
+    /// The colour range (`tv` or `pc`), nil when unspecified. The colour fields hold FFmpeg's names.
     public var colorRange: String?
+    /// The colour matrix (`bt709`, `bt2020nc`…), nil when unspecified.
     public var colorSpace: String?
+    /// The colour primaries (`bt709`, `bt2020`…), nil when unspecified.
     public var colorPrimaries: String?
+    /// The transfer characteristic (`bt709`, `smpte2084`…), nil when unspecified.
     public var colorTransfer: String?
     /// Clockwise rotation to apply for display (0, 90, 180, 270), and whether to mirror left-right
     /// after rotating (so a transposing display matrix is 90° and mirrored).
     public var rotation: Int
+    /// Whether to mirror left-right after rotating.
     public var isMirrored: Bool
+    /// The time base of the pictures' presentation times.
     public var timeBase: Rational
     /// The stream's frame rate, when known (pictures may still be timed irregularly).
     public var frameRate: Rational?
 
-    /// Display size: the coded size rotated (width and height swap at 90° and 270°).
+    /// Display width: the coded size rotated (width and height swap at 90° and 270°).
     public var displayWidth: Int { rotation == 90 || rotation == 270 ? height : width }
+    /// Display height: the coded size rotated.
     public var displayHeight: Int { rotation == 90 || rotation == 270 ? width : height }
 
     public var description: String {

@@ -8,8 +8,22 @@ internal import CFFmpeg
 /// error-level message logged on the calling thread while a call runs, whatever the print level,
 /// so the typed error can carry FFmpeg's reason.
 public enum FFmpegLog {
-    public enum Level: Int32, Sendable { case quiet = -8, error = 16, warning = 24, info = 32, debug = 48 }
+    /// FFmpeg's log levels (`AV_LOG_*`), from silent to chatty.
+    public enum Level: Int32, Sendable {
+        /// Nothing at all.
+        case quiet = -8
+        /// Only errors.
+        case error = 16
+        /// Errors and warnings.
+        case warning = 24
+        /// Also informational messages (ffmpeg's default).
+        case info = 32
+        /// Also debugging output.
+        case debug = 48
+    }
 
+    /// Sets how much FFmpeg prints to stderr, for the whole process: messages less severe than
+    /// `level` are not printed (FFmpeg's errors still reach the typed errors' reasons).
     public static func setLevel(_ level: Level) {
         avp_log_install_callback()
         avp_log_set_level(level.rawValue)

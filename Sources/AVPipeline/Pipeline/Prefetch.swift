@@ -12,6 +12,7 @@
 /// adds latency.
 public final class Prefetch<Upstream: SampleSource & SendableMetatype>: SampleSource
 where Upstream.Buffer: SendableMetatype {
+    /// The upstream's buffers, handed on unchanged.
     public typealias Buffer = Upstream.Buffer
 
     public let outputFormat: Upstream.Buffer.Format
@@ -19,6 +20,9 @@ where Upstream.Buffer: SendableMetatype {
     private var upstream: Upstream?
     private var producer: Task<Void, Never>?
 
+    /// Runs `upstream` ahead by at most `capacity` buffers (1…4096) once the first buffer is pulled.
+    ///
+    /// Throws `.invalidOption` for a capacity outside 1…4096.
     public init(upstream: Upstream, capacity: Int = 128) throws {
         guard (1...4096).contains(capacity) else {
             throw AVPipelineError.invalidOption(name: "prefetch capacity", value: "\(capacity)", reason: "must be between 1 and 4096")

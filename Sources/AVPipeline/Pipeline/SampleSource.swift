@@ -8,8 +8,13 @@
 /// The buffer type is the contract between stages: an AAC encoder is a `SampleSource` of
 /// `EncodedAudioPacket<AAC>` that needs an upstream of `PCMBuffer`, so wiring it to anything else
 /// is a compile-time error.
+///
+/// One driver: since one task at a time pulls a source, a stage's per-packet state may be declared
+/// `@exclusivity(unchecked)` (the stages that do say "one driver" beside it). The runtime's dynamic
+/// exclusivity checks, about 80 instructions per access, were a tenth of a copy job's own work.
 public protocol SampleSource<Buffer>: AnyObject, AsyncSequence, AsyncIteratorProtocol
 where Element == Buffer, AsyncIterator == Self {
+    /// The kind of buffer this stage hands out: its type is the contract with the next stage.
     associatedtype Buffer: SampleBuffer
 
     /// The format every buffer of this source has; known as soon as the stage is built.
@@ -21,6 +26,7 @@ where Element == Buffer, AsyncIterator == Self {
 }
 
 extension SampleSource {
+    /// The source itself: a source is its own, single-pass iterator.
     public func makeAsyncIterator() -> Self { self }
 }
 

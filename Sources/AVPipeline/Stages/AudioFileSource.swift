@@ -9,8 +9,10 @@ internal import CFFmpeg
 /// from 0 at the first sample delivered, as a capture's is: the file's own clock may start elsewhere
 /// (an MP3 after its decoder delay, an MPEG-TS anywhere), and an encode starts its file at 0.
 public final class AudioFileSource: SampleSource {
+    /// PCM, in the decoder's format.
     public typealias Buffer = PCMBuffer
 
+    /// Which track, and which part of it, to deliver.
     public struct Options: Sendable {
         /// Which audio track (0 = the file's first); nil: the file's main one.
         public var track: Int?
@@ -18,8 +20,10 @@ public final class AudioFileSource: SampleSource {
         public var start: MediaTime?
         /// How much to deliver, to the sample; nil: to the end.
         public var duration: MediaTime?
+        /// How the file is opened and read.
         public var demuxer: Demuxer.Options
 
+        /// Options for a track, from `start` for `duration`; nil: the main track, from its start to its end.
         public init(track: Int? = nil, start: MediaTime? = nil, duration: MediaTime? = nil, demuxer: Demuxer.Options = .init()) {
             self.track = track
             self.start = start
@@ -29,6 +33,7 @@ public final class AudioFileSource: SampleSource {
     }
 
     public let outputFormat: AudioFormat
+    /// What the file holds, as its demuxer found it.
     public let info: MediaInfo
     /// How long the delivered audio will be, when known.
     public let duration: MediaTime?
@@ -38,6 +43,7 @@ public final class AudioFileSource: SampleSource {
     /// The file-timeline time of the first sample delivered, taken off every buffer's.
     private var origin: Int64?
 
+    /// Opens `path` and prepares its audio track's decoder (and its exact seek when `start` is given).
     public init(path: String, options: Options = .init()) throws {
         demuxer = try Demuxer(path: path, options: options.demuxer)
         info = demuxer.info
@@ -54,7 +60,7 @@ public final class AudioFileSource: SampleSource {
         }
         let remaining = info.duration.map { $0.seconds - (options.start?.seconds ?? 0) }
         let seconds = [remaining, options.duration?.seconds].compactMap { $0 }.min().map { Swift.max($0, 0) }
-        duration = seconds.map { MediaTime(value: Int64(($0 * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000)) }
+        duration = seconds.map { MediaTime(seconds: $0) }
     }
 
     public func next() async throws -> PCMBuffer? {

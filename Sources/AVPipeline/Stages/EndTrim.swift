@@ -3,6 +3,7 @@ internal import CFFmpeg
 /// Ends a PCM stream at `end` (a presentation time), to the sample: the buffer that spans it is cut
 /// short, nothing after it is pulled.
 public final class PCMEndTrim<Upstream: SampleSource>: SampleSource where Upstream.Buffer == PCMBuffer {
+    /// PCM, unchanged but for the cut last buffer.
     public typealias Buffer = PCMBuffer
     public var outputFormat: AudioFormat { upstream.outputFormat }
     private let upstream: Upstream
@@ -41,6 +42,7 @@ public final class PCMEndTrim<Upstream: SampleSource>: SampleSource where Upstre
 
 /// Ends a video stream at `end`: pictures that start at or after it are not handed out.
 public final class VideoEndTrim<Upstream: SampleSource>: SampleSource where Upstream.Buffer == VideoFrame {
+    /// Pictures, unchanged.
     public typealias Buffer = VideoFrame
     public var outputFormat: VideoFormat { upstream.outputFormat }
     private let upstream: Upstream

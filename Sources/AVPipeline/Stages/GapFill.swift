@@ -9,6 +9,7 @@ internal import CFFmpeg
 /// 0 even when its first audio was lost). Buffers without a time, and buffers that overlap the
 /// previous one, pass unchanged.
 public final class GapFill<Upstream: SampleSource>: SampleSource where Upstream.Buffer == PCMBuffer {
+    /// PCM, with silence where the timeline had holes.
     public typealias Buffer = PCMBuffer
 
     /// The longest silent buffer handed out at once, in seconds of audio (a long gap comes in pieces).
@@ -23,6 +24,7 @@ public final class GapFill<Upstream: SampleSource>: SampleSource where Upstream.
     private var expected: Int64?
     private var held: PCMBuffer?
 
+    /// Fills the holes in `upstream`'s timeline, from `start` when given.
     public init(upstream: Upstream, from start: MediaTime? = nil) {
         self.upstream = upstream
         outputFormat = upstream.outputFormat

@@ -2,10 +2,14 @@ internal import CFFmpeg
 
 /// What a conversion should produce; unset fields keep the input's value.
 public struct AudioFormatRequest: Sendable, Hashable {
+    /// The sample format wanted; nil keeps the input's.
     public var sampleFormat: SampleFormat?
+    /// The sample rate wanted; nil keeps the input's.
     public var sampleRate: Int?
+    /// The channel layout wanted; nil keeps the input's.
     public var channelLayout: ChannelLayout?
 
+    /// A request that changes the fields given.
     public init(sampleFormat: SampleFormat? = nil, sampleRate: Int? = nil, channelLayout: ChannelLayout? = nil) {
         self.sampleFormat = sampleFormat
         self.sampleRate = sampleRate
@@ -23,6 +27,7 @@ public struct AudioFormatRequest: Sendable, Hashable {
 /// When the input already has the requested format, buffers pass through untouched (no copy).
 /// Resampler delay is flushed at end of stream, so no audio is lost at the tail.
 public final class Resample<Upstream: SampleSource>: SampleSource where Upstream.Buffer == PCMBuffer {
+    /// PCM in the requested format.
     public typealias Buffer = PCMBuffer
 
     public let outputFormat: AudioFormat
@@ -32,6 +37,7 @@ public final class Resample<Upstream: SampleSource>: SampleSource where Upstream
     private var nextPTS: Int64?
     private var flushed = false
 
+    /// Converts `upstream`'s PCM as `request` says. Throws `.invalidOption` for a rate outside 1…768000 Hz or a channel count outside 1…64.
     public init(upstream: Upstream, to request: AudioFormatRequest) throws {
         let input = upstream.outputFormat
         let output = request.resolved(against: input)
@@ -48,6 +54,7 @@ public final class Resample<Upstream: SampleSource>: SampleSource where Upstream
         resampler = input == output ? nil : try Resampler(from: Self.specified(input), to: Self.specified(output))
     }
 
+    /// Converts `upstream`'s PCM to exactly `format`.
     public convenience init(upstream: Upstream, to format: AudioFormat) throws {
         try self.init(upstream: upstream, to: AudioFormatRequest(sampleFormat: format.sampleFormat, sampleRate: format.sampleRate,
                                                                  channelLayout: format.channelLayout))

@@ -12,6 +12,9 @@ public final class SubtitleConverter<Upstream: SampleSource>: SampleSource where
     /// One cue's encoded bytes; text cues are small, and a longer one is refused by the encoder.
     private var scratch = [UInt8](repeating: 0, count: 1 << 16)
 
+    /// Converts `upstream`'s cues to the text format `codec` (`mov_text`, `subrip`, `webvtt`…).
+    ///
+    /// Throws `.unsupportedFormat` for picture subtitles, which cannot be converted.
     public init(_ upstream: Upstream, to codec: Codec) throws {
         let input = upstream.outputFormat
         guard input.isText else {

@@ -7,10 +7,12 @@ public struct VideoConversion: Sendable, Equatable {
     /// Output size. Both nil: the (upright) picture's size; one nil: from the other, keeping the
     /// picture's proportions (as ffmpeg's `scale=W:-1`).
     public var width: Int?
+    /// Output height; see `width`.
     public var height: Int?
     /// Apply the track's rotation and mirroring, so the pictures show as the track says.
     public var upright: Bool
 
+    /// A conversion to the format, size and orientation given; the defaults change nothing.
     public init(pixelFormat: PixelFormat? = nil, width: Int? = nil, height: Int? = nil, upright: Bool = false) {
         self.pixelFormat = pixelFormat
         self.width = width
@@ -34,12 +36,15 @@ public struct VideoConversion: Sendable, Equatable {
 /// pixel format through libswscale (bicubic, the picture's colour matrix and range). A picture that
 /// already fits is handed on untouched.
 public final class VideoConverter<Upstream: SampleSource>: SampleSource where Upstream.Buffer == VideoFrame {
+    /// Pictures as the conversion makes them.
     public typealias Buffer = VideoFrame
     public let outputFormat: VideoFormat
+    /// What the pictures are converted to.
     public let conversion: VideoConversion
     private let upstream: Upstream
     private var scaler: Scaler?
 
+    /// Converts `upstream`'s pictures as `conversion` says. Throws `.invalidOption` for a size outside 1…16384 pixels.
     public init(upstream: Upstream, conversion: VideoConversion) throws {
         for (name, value) in [("width", conversion.width), ("height", conversion.height)] {
             if let value, !(1...16384).contains(value) {

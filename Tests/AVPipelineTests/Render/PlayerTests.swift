@@ -94,7 +94,7 @@ import TestSupport
         let window = try PlayerWindow.find(title: "exact", on: server, timeout: 120)
         var previous = [UInt8](repeating: 0, count: 320 * 180)  // the window starts black
         for (time, index) in [(nil, 129), (2.5, 75), (7.0, 210)] as [(Double?, Int)] {
-            if let time { try player.seek(to: MediaTime(value: Int64(time * 10), timeBase: Rational(1, 10))) }
+            if let time { try player.seek(to: MediaTime(seconds: time)) }
             let shown = try window.settledScreenshot { $0 != previous }
             let frames = try PictureComparison.grayFrames(clip, from: index - 1, count: 3)
             let (before, exact, after) = (PictureComparison.psnr(shown, frames[0]), PictureComparison.psnr(shown, frames[1]),
@@ -207,8 +207,20 @@ import TestSupport
             #expect(abs(position - Double(second)) <= 0.045,
                     "a beep of second \(second) was heard at position \(position) (all beeps: \(heard))")
         }
-        #expect(Set(heardSeconds).isSuperset(of: [1, 2, 3, 7, 8, 9]) && heardSeconds.allSatisfy { $0 <= 3 || (7...9).contains($0) },
-                "beeps heard at seconds \(heardSeconds): 0–3, then 7–9 after the seek to 6.5")
+        // A beep can only be placed where the position was sampled closely around it: on a loaded
+        // machine the sampling task can miss 50 ms, and the beep of that second goes unplaced.
+        let placeable = [1, 2, 3, 7, 8, 9].filter { Self.sampledClosely(samples, around: Double($0)) }
+        #expect(placeable.contains { $0 <= 3 } && placeable.contains { $0 >= 7 },
+                "the position was sampled closely around a beep before the pause and after the seek: \(placeable)")
+        #expect(Set(heardSeconds).isSuperset(of: placeable) && heardSeconds.allSatisfy { $0 <= 3 || (7...9).contains($0) },
+                "beeps heard at seconds \(heardSeconds) (placeable: \(placeable)): 0–3, then 7–9 after the seek to 6.5")
+    }
+
+    /// Whether two samples at most 50 ms apart enclose the position `position`.
+    static func sampledClosely(_ samples: [(wall: Double, position: Double)], around position: Double) -> Bool {
+        zip(samples, samples.dropFirst()).contains { a, b in
+            a.position <= position && position <= b.position && b.wall - a.wall <= 0.05
+        }
     }
 
     /// The position at wall time `time`, between two samples at most 50 ms apart.

@@ -5,6 +5,7 @@
 /// are already Annex B pass through untouched.
 public final class AnnexBConverter<Upstream: SampleSource, C: VideoCodecKind>: SampleSource, ImmediatePacketSource
 where Upstream.Buffer == EncodedVideoPacket<C> {
+    /// Packets of the same codec, in Annex B framing.
     public typealias Buffer = EncodedVideoPacket<C>
     private let sharedFormat: SharedFormat<EncodedVideoFormat>
     public var outputFormat: EncodedVideoFormat { sharedFormat.value }
@@ -13,8 +14,7 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
     private let immediateUpstream: ImmediatePacketSource?
     private let filter: BitstreamFilter?
     private let packetType = EncodedVideoPacket<C>.self  // its metadata, looked up once
-    // Per-packet state, `@exclusivity(unchecked)`: one task drives this object at a time, and the
-    // runtime's access checks (~80 instructions each) were a tenth of a copy job's own work.
+    // Per-packet state, unchecked: one driver (see `SampleSource`).
     /// The owner of the last packet given to the filter, left blank by it: it receives the next
     /// output, so filtering makes no packet owner of its own.
     @exclusivity(unchecked) private var shell: Packet?
@@ -22,6 +22,7 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
     /// A seek mark waiting for the filter's next output.
     @exclusivity(unchecked) private var pendingMark: SeekMark?
 
+    /// Converts `upstream`'s packets. Throws `.unsupportedCodec` for a codec other than H.264 or H.265.
     public init(upstream: Upstream) throws {
         self.upstream = upstream
         immediateUpstream = upstream.immediatePackets

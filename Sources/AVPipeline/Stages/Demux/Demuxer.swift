@@ -10,6 +10,7 @@ internal import CFFmpeg
 /// `Sendable`: the demuxer keeps only immutable facts plus thread-safe status and cancellation, so
 /// `cancel()` may be called from any task while others pull its tracks.
 public final class Demuxer: Sendable {
+    /// How a demuxer opens and reads its input.
     public struct Options: Sendable {
         /// How many packets each track may read ahead of its consumer (in background mode).
         public var maxBufferedPacketsPerTrack = 3
@@ -27,6 +28,7 @@ public final class Demuxer: Sendable {
         /// and Media3 read such files, and `Demuxer.truncations` says what is missing.
         public var strict: Bool
 
+        /// Options with each field as documented; the defaults read one local file on demand, leniently.
         public init(maxBufferedPacketsPerTrack: Int = 3, readsInBackground: Bool = false,
                     inputPolicy: InputPolicy = .default, strict: Bool = false) {
             self.maxBufferedPacketsPerTrack = maxBufferedPacketsPerTrack
@@ -43,7 +45,9 @@ public final class Demuxer: Sendable {
         }
     }
 
+    /// What the file holds: container, duration, tags and tracks, read on opening.
     public let info: MediaInfo
+    /// The options the demuxer was opened with.
     public let options: Options
     /// The file's embedded cover picture (its first attached picture), if any.
     public let coverArt: CoverArt?
@@ -76,6 +80,10 @@ public final class Demuxer: Sendable {
     private let bestAudio: Int?
     private let bestVideo: Int?
 
+    /// Opens the file at `path` and reads its header (no packet is read until a track is pulled).
+    ///
+    /// Throws `.fileNotFound`, `.notAMediaFile`, `.inputPolicy` or `.exceedsLimits` when the file
+    /// cannot be opened as allowed.
     public convenience init(path: String, options: Options = .init()) throws {
         try self.init(source: .file(path: path), options: options)
     }
@@ -157,6 +165,7 @@ public final class Demuxer: Sendable {
         }
     }
 
+    /// Where the demuxer is in its life: opened, running, completed, failed or cancelled.
     public var status: Status { statusCell.status }
 
     /// Moves every track of this demuxer (those made so far and later) to `time`, a presentation

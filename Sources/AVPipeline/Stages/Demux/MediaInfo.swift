@@ -2,9 +2,11 @@ internal import CFFmpeg
 
 /// What a demuxer found in a file: the container and its tracks, before any packet is read.
 public struct MediaInfo: Sendable {
+    /// The input's path (or the name given to media in memory).
     public let path: String
     /// libavformat's short name of the container (`mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`, `aac`…).
     public let formatName: String
+    /// libavformat's descriptive name of the container, when it has one.
     public let formatLongName: String?
     /// Container duration, when known.
     public internal(set) var duration: MediaTime?
@@ -20,30 +22,55 @@ public struct MediaInfo: Sendable {
     /// The file's chapters, in order.
     public let chapters: [Chapter]
 
+    /// Audio tracks, in container order.
     public var audioTracks: [TrackInfo] { tracks.filter { $0.kind == .audio } }
     /// Video tracks, cover art excluded.
     public var videoTracks: [TrackInfo] { tracks.filter { $0.kind == .video && !$0.isCoverArt } }
+    /// Subtitle tracks, in container order.
     public var subtitleTracks: [TrackInfo] { tracks.filter { $0.kind == .subtitle } }
+    /// Whether the file has an audio track.
     public var hasAudio: Bool { !audioTracks.isEmpty }
+    /// Whether the file has a video track (cover art does not count).
     public var hasVideo: Bool { !videoTracks.isEmpty }
 }
 
 /// One track (stream) of a container.
 public struct TrackInfo: Sendable {
-    public enum Kind: String, Sendable { case audio, video, subtitle, data, attachment, unknown }
+    /// What a track carries, as FFmpeg's media types name it.
+    public enum Kind: String, Sendable {
+        /// Sound.
+        case audio
+        /// Pictures (cover art included: see `isCoverArt`).
+        case video
+        /// Subtitles or captions.
+        case subtitle
+        /// Timed data no decoder plays (timecodes, metadata tracks).
+        case data
+        /// An attached file (a Matroska font).
+        case attachment
+        /// A stream FFmpeg could not classify.
+        case unknown
+    }
 
     /// Position of the track in the container (FFmpeg's stream index).
     public let index: Int
+    /// What the track carries.
     public let kind: Kind
+    /// The track's codec.
     public let codec: Codec
     /// The container's codec tag as text when it is a readable fourcc (`avc1`, `hev1`, `mp4a`).
     public let codecTag: String?
+    /// The codec profile, by FFmpeg's name (`LC`, `High`, `Main 10`…), when known.
     public let profile: String?
+    /// The time base of the track's packet times.
     public let timeBase: Rational
+    /// The track's duration, when the container or probing says.
     public internal(set) var duration: MediaTime?
     /// Where the track's presentation starts, when known (0 for an MP4 whose edit list skips the priming).
     public let startTime: MediaTime?
+    /// The track's bit rate in bits per second, when known.
     public internal(set) var bitRate: Int?
+    /// The track's language tag (ISO 639-2, `eng`), when set.
     public let language: String?
     /// The track's tags (language, handler name, title…), as FFmpeg names them.
     public let metadata: [String: String]
@@ -51,16 +78,21 @@ public struct TrackInfo: Sendable {
     let displayMatrix: [Int32]?
 
     // Audio
+    /// Audio: sample frames per second.
     public let sampleRate: Int?
+    /// Audio: the channel layout.
     public let channelLayout: ChannelLayout?
+    /// Audio: the channel count.
     public var channels: Int? { channelLayout?.channelCount }
 
     // Video
-    /// Display size: the coded size with the rotation applied (width and height swap at 90°/270°).
+    /// Display width: the coded size with the rotation applied (width and height swap at 90°/270°).
     public let width: Int?
+    /// Display height: the coded size with the rotation applied.
     public let height: Int?
-    /// Coded size, as stored.
+    /// Coded width, as stored.
     public let codedWidth: Int?
+    /// Coded height, as stored.
     public let codedHeight: Int?
     /// Clockwise rotation to apply for display, in degrees: 0, 90, 180 or 270 (the convention of
     /// the original series and of the `rotate` tag; FFmpeg's display-matrix angle is counter-clockwise).
@@ -71,10 +103,13 @@ public struct TrackInfo: Sendable {
     public let sampleAspectRatio: Rational?
     /// Pixel layout of the decoded pictures, when probing found it.
     public let pixelFormat: PixelFormat?
-    /// FFmpeg's names for the colour description (`tv`, `bt709`…), when the stream states it.
+    /// The colour range (`tv` or `pc`), when the stream states it. The colour fields hold FFmpeg's names.
     public let colorRange: String?
+    /// The colour matrix (`bt709`…), when stated.
     public let colorSpace: String?
+    /// The colour primaries, when stated.
     public let colorPrimaries: String?
+    /// The transfer characteristic, when stated.
     public let colorTransfer: String?
     /// Frames (or packets) the container declares for the track, when it does.
     public let frameCount: Int?

@@ -67,8 +67,7 @@ final class TrackReader {
     /// Whether a cut file is an error (`Demuxer.Options.strict`) or read up to its last intact packet.
     private let strict: Bool
     private let status: DemuxStatusCell
-    // Per-packet state, `@exclusivity(unchecked)`: one task drives this object at a time, and the
-    // runtime's access checks (~80 instructions each) were a tenth of a copy job's own work.
+    // Per-packet state, unchecked: one driver (see `SampleSource`).
     /// Whether FFmpeg handed over a last packet that the end of the file cut short.
     @exclusivity(unchecked) private var lastPacketCut = false
     /// After a seek, the packet counts no longer describe the whole track.

@@ -10,13 +10,19 @@ public struct Truncation: Sendable, Equatable, CustomStringConvertible {
     /// The track (container stream index).
     public let track: Int
     /// What `packetsRead` and `packetsExpected` count: packets, or sample frames for PCM (WAV).
-    public enum Unit: String, Sendable { case packets, sampleFrames = "sample frames" }
+    public enum Unit: String, Sendable {
+        /// Encoded packets.
+        case packets
+        /// Sample frames of PCM (a WAV declares its length in bytes, not packets).
+        case sampleFrames = "sample frames"
+    }
 
     /// Intact packets (or sample frames) of the track up to the cut; after a seek, where the last one
     /// delivered stands in the index, so the counts do not depend on where reading started.
     public let packetsRead: Int
     /// Packets the container's index promised, when it has one (MP4/MOV sample tables; a WAV's data size).
     public let packetsExpected: Int?
+    /// What the counts count.
     public let unit: Unit
     /// Where the intact part ends (the end of the last delivered packet), when known.
     public let end: MediaTime?
@@ -30,6 +36,7 @@ public struct Truncation: Sendable, Equatable, CustomStringConvertible {
     /// stream): the track is whole up to them, and nothing after them was read.
     public let trailingBytes: Int64?
 
+    /// A truncation report with each field as documented.
     public init(track: Int, packetsRead: Int, packetsExpected: Int?, end: MediaTime?, missing: MediaTime?,
                 unit: Unit = .packets, reason: String? = nil, trailingBytes: Int64? = nil) {
         self.track = track

@@ -8,7 +8,9 @@ internal import CFFmpeg
 public struct CopyPlan: Sendable {
     /// Which tracks of a kind to take.
     public enum Choice: Sendable, Equatable {
+        /// Every track of the kind.
         case all
+        /// No track of the kind.
         case none
         /// The N-th track of the kind (0 = first, in container order).
         case index(Int)

@@ -33,8 +33,7 @@ final class MuxTrack {
     private let inputParameters: CodecParameters
     private let inputTimeBase: Rational
     private let immediate: ImmediatePacketSource?
-    // Per-packet state, `@exclusivity(unchecked)`: one task drives this object at a time, and the
-    // runtime's access checks (~80 instructions each) were a tenth of a copy job's own work.
+    // Per-packet state, unchecked: one driver (see `SampleSource`).
     @exclusivity(unchecked) private var filter: BitstreamFilter?
     /// A packet ready to go out before anything else is pulled.
     @exclusivity(unchecked) private var lookahead: Packet?

@@ -23,6 +23,7 @@ internal import CFFmpeg
 /// let summary = try await muxer.run()
 /// ```
 public final class Muxer {
+    /// How the muxer writes its output.
     public struct Options: Sendable {
         /// Which container; nil picks it from the output's extension.
         public var container: MuxContainer?
@@ -32,6 +33,7 @@ public final class Muxer {
         public var fragmented: Bool
         /// Longest fragment in fragmented mode (video fragments also start at each keyframe).
         public var fragmentDuration: MediaTime
+        /// Replace an existing file at the path (otherwise `.outputExists`).
         public var overwrite: Bool
         /// Write no faster than real time, like a live recording (the media's own clock paces it).
         public var realtime: Bool
@@ -52,6 +54,7 @@ public final class Muxer {
         /// How an `.m3u8` output (`MuxContainer.hls`) is cut and published.
         public var hls: HLSOptions
 
+        /// Options with each field as documented; the defaults write a faststart file of the container its name says.
         public init(container: MuxContainer? = nil, faststart: Bool = true, fragmented: Bool = false,
                     fragmentDuration: MediaTime = .seconds(1), overwrite: Bool = false, realtime: Bool = false,
                     metadata: [String: String] = [:], keepsTrackMetadata: Bool = true, coverArt: CoverArt? = nil,
@@ -71,8 +74,11 @@ public final class Muxer {
         }
     }
 
+    /// Where the output is written.
     public let path: String
+    /// The options the muxer was made with.
     public let options: Options
+    /// The container written, from the options or the path's extension.
     public let container: MuxContainer
     private let target: OutputTarget
     private var tracks: [MuxTrack] = []
@@ -264,8 +270,7 @@ public final class Muxer {
         return packet
     }
 
-    // Per-packet state, `@exclusivity(unchecked)`: one task drives this object at a time, and the
-    // runtime's access checks (~80 instructions each) were a tenth of a copy job's own work.
+    // Per-packet state, unchecked: one driver (see `SampleSource`).
     /// `origin` in each track's time base, worked out on its first packet.
     @exclusivity(unchecked) private var originTicks: [Int: Int64] = [:]
 
