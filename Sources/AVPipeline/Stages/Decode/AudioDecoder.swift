@@ -27,240 +27,35 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
 
     public let outputFormat: AudioFormat
     public let inputFormat: EncodedAudioFormat
-    public private(set) var statistics = Statistics()
 
-    private let upstream: Upstream
-    private let decoder: CodecContext
-    private let packetTimeBase: Rational
-    private var pending: Frame?
-    private var converter: (resampler: Resampler, from: AudioFormat)?
-    private var nextPTS: Int64?
-    /// For a packet clock coarser than the samples (Matroska's milliseconds) and a codec whose packets
-    /// all last a multiple of one size (AAC, MP3: their frame; Opus: 2.5 ms): where the track's first
-    /// packet starts and that size, in samples. A full decode counts the samples on from the first
-    /// packet; after a seek, the first frame's rounded time is put back on that count (else the output
-    /// starts up to half a tick off: 16–32 samples at 48 kHz, as ffmpeg's -ss does; Opus 48).
-    private let frameGrid: (origin: Int64, step: Int64)?
-    /// One tick of the packets' clock, in samples (at least 1).
-    private var timestampTolerance: Int64 {
-        let tick = Double(outputFormat.sampleRate) * Double(packetTimeBase.numerator) / Double(packetTimeBase.denominator)
-        return Swift.max(1, Int64(tick.rounded(.up)))
-    }
-    private var damaged = DamagedPackets()
-    private var upstreamEnded = false
-    private var drained = false
-    /// After an exact seek: the first sample to hand out (in `outputFormat.sampleTimeBase`).
-    private var exactTarget: Int64?
-    /// Where the container says the audio ends (in `outputFormat.sampleTimeBase`): the padding after it is cut.
-    private let endSample: Int64?
-    /// The demuxer seek (`SeekMark.generation`) the buffers handed out since belong to; 0 before any.
-    private(set) var seekGeneration = 0
+    /// The loop (`DecoderCore`) and the audio part of it (`AudioDecoderMedium`).
+    private let core: DecoderCore<Upstream, AudioDecoderMedium>
 
+    /// Opens a decoder for `upstream`'s codec; fails when this FFmpeg has none or it refuses the stream.
     public init(upstream: Upstream) throws {
-        self.upstream = upstream
         let format = upstream.outputFormat
         inputFormat = format
-        packetTimeBase = format.timeBase
         guard let codec = avcodec_find_decoder(format.codec.avID) else {
             throw AVPipelineError.unsupportedCodec("\(format.codec): this FFmpeg build has no decoder for it")
         }
-        decoder = try CodecContext(codec: codec)
-        let context = decoder.pointer
-        try check(avcodec_parameters_to_context(context, format.parameters.pointer), "avcodec_parameters_to_context")
-        context.pointee.pkt_timebase = format.timeBase.avValue
-        do {
-            try decoder.open()
-        } catch {
-            throw DecoderRefusal.describe(error, codec: format.codec, parameters: format.parameters)
-        }
-        let output = try Self.declaredFormat(of: context.pointee, fallback: format)
-        outputFormat = output
-        endSample = format.presentationEnd.map {
-            av_rescale_q_rnd($0.value, $0.timeBase.avValue, output.sampleTimeBase.avValue, AV_ROUND_NEAR_INF)
-        }
-        let coarse = Int64(format.timeBase.numerator) * Int64(output.sampleRate) > Int64(format.timeBase.denominator)
-        frameGrid = coarse ? Self.frameGrid(of: context.pointee, streamStart: format.streamStart, packetTimeBase: format.timeBase) : nil
+        let decoder = try CodecContext.openDecoder(codec, name: format.codec, parameters: format.parameters, timeBase: format.timeBase)
+        let medium = try AudioDecoderMedium(context: decoder.pointer.pointee, format: format)
+        outputFormat = medium.outputFormat
+        core = DecoderCore(upstream: upstream, codec: decoder, codecName: format.codec, medium: medium)
     }
 
-    /// See `frameGrid`. The origin is where a full decode's own count puts the first packet: FFmpeg
-    /// stamps the first decoded sample at the first packet's time plus the pre-skip it drops (Opus's
-    /// 312 samples, 7 ms on Matroska's clock), so the packet starts that many samples before it.
-    /// Only Opus's decoder drops its declared delay itself: FFmpeg 7.1's AAC decoder declares one
-    /// (Matroska's CodecDelay, 1024) and hands those samples out.
-    private static func frameGrid(of context: AVCodecContext, streamStart: MediaTime?, packetTimeBase: Rational) -> (origin: Int64, step: Int64)? {
-        let rate = Int64(context.sample_rate)
-        // Opus packets last 2.5, 5, 10, 20, 40 or 60 ms (or several of these): always a multiple of 2.5 ms.
-        let step = context.frame_size > 0 ? Int64(context.frame_size)
-            : context.codec_id == AV_CODEC_ID_OPUS && rate > 0 && rate % 400 == 0 ? rate / 400 : 0
-        guard step > 0, rate > 0 else { return nil }
-        let samples = AVRational(num: 1, den: Int32(rate))
-        let start = streamStart.map { av_rescale_q($0.value, $0.timeBase.avValue, samples) } ?? 0
-        let preSkip = context.codec_id == AV_CODEC_ID_OPUS ? Int64(context.delay) : 0
-        let firstSample = start + av_rescale_q(av_rescale_q(preSkip, samples, packetTimeBase.avValue), packetTimeBase.avValue, samples)
-        return (firstSample - preSkip, step)
+    /// What the decoder has done so far.
+    public var statistics: Statistics {
+        Statistics(packets: core.packets, frames: core.medium.frames,
+                   skippedPackets: core.damaged.skipped, firstSkip: core.damaged.firstSkip)
     }
 
+    /// The demuxer seek (`SeekMark.generation`) the buffers handed out since belong to; 0 before any.
+    var seekGeneration: Int { core.seekGeneration }
+
+    /// The next PCM buffer, or nil at the end of the stream (until a seek).
     public func next() async throws -> PCMBuffer? {
-        while true {
-            try checkCancellation()
-            if !drained {
-                let frame = try pending ?? Frame()
-                switch try receive(into: frame) {
-                case .got:
-                    pending = nil
-                    if let buffer = try accept(try deliver(frame)) { return buffer }
-                    continue
-                case .drained:
-                    drained = true
-                    try damaged.verifyAtEnd(decodedAnything: statistics.frames > 0, codec: inputFormat.codec)
-                    return nil
-                case .needsInput:
-                    pending = frame
-                }
-            }
-            if let packet = try await upstream.next() {
-                statistics.packets += 1
-                if let mark = packet.seekMark { startOver(at: mark) }
-                // After the end, only a seek makes the stream go on.
-                guard !drained else { return nil }
-                try send(packet)
-            } else if drained {
-                return nil
-            } else if !upstreamEnded {
-                upstreamEnded = true
-                _ = try decoder.send(packet: nil)
-            }
-        }
-    }
-
-    // MARK: - Seeking
-
-    /// The stream jumped: drop what the decoder holds, and in exact mode every sample before the target.
-    private func startOver(at mark: SeekMark) {
-        seekGeneration = mark.generation
-        avcodec_flush_buffers(decoder.pointer)
-        drained = false
-        upstreamEnded = false
-        pending = nil
-        nextPTS = nil
-        // The sample nearest the target time, round(T·rate), where ffmpeg's -ss starts.
-        exactTarget = mark.mode == .exact
-            ? av_rescale_q_rnd(mark.target.value, mark.target.timeBase.avValue, outputFormat.sampleTimeBase.avValue, AV_ROUND_NEAR_INF)
-            : nil
-    }
-
-    /// The buffer to hand out, if any: after an exact seek, from the target sample on; nothing past
-    /// the declared end.
-    private func accept(_ buffer: PCMBuffer) throws(AVPipelineError) -> PCMBuffer? {
-        guard let kept = try startingAtTarget(buffer) else { return nil }
-        guard let end = endSample, let start = kept.presentationTime?.value else { return kept }
-        let valid = end - start
-        if valid <= 0 { return nil }
-        if valid < Int64(kept.frameCount) { kept.frame.pointer.pointee.nb_samples = Int32(valid) }  // the padding stays, unread
-        return kept
-    }
-
-    private func startingAtTarget(_ buffer: PCMBuffer) throws(AVPipelineError) -> PCMBuffer? {
-        guard let target = exactTarget, let start = buffer.presentationTime?.value else { return buffer }
-        let end = start + Int64(buffer.frameCount)
-        if end <= target { return nil }
-        exactTarget = nil
-        guard start < target else { return buffer }
-        let skipped = Int(target - start), kept = buffer.frameCount - skipped
-        let trimmed = try Frame(audio: outputFormat, frameCount: kept)
-        let source = buffer.frame.pointer.pointee
-        try check(av_samples_copy(trimmed.pointer.pointee.extended_data, source.extended_data, 0, Int32(skipped), Int32(kept),
-                                  Int32(outputFormat.channelCount), outputFormat.sampleFormat.avValue), "av_samples_copy")
-        trimmed.pointer.pointee.pts = target
-        return PCMBuffer(frame: trimmed, format: outputFormat)
-    }
-
-    // MARK: - Send/receive with damaged packets as recoverable errors
-
-    private func send(_ packet: EncodedAudioPacket<C>) throws {
-        do {
-            // `.full` cannot happen: every send follows a receive that asked for input.
-            _ = try decoder.send(packet: packet.packet.pointer)
-        } catch {
-            // The decoder consumed (and dropped) the packet; it is not sent again.
-            try recordFailure(error, at: packet.presentationTime)
-        }
-    }
-
-    private func receive(into frame: Frame) throws(AVPipelineError) -> CodecContext.ReceiveResult {
-        while true {
-            do {
-                return try decoder.receive(frame: frame)
-            } catch {
-                try recordFailure(error, at: nextPTS.map { MediaTime(value: $0, timeBase: outputFormat.sampleTimeBase) })
-            }
-        }
-    }
-
-    private func recordFailure(_ error: AVPipelineError, at position: MediaTime?) throws(AVPipelineError) {
-        try damaged.record(error, at: position)
-        statistics.skippedPackets = damaged.skipped
-        statistics.firstSkip = damaged.firstSkip
-        try damaged.check(decodedAnything: statistics.frames > 0, codec: inputFormat.codec, at: position)
-    }
-
-    // MARK: - Timestamps and format
-
-    private func deliver(_ frame: Frame) throws(AVPipelineError) -> PCMBuffer {
-        damaged.decoded()
-        let f = frame.pointer
-        let timeBase = outputFormat.sampleTimeBase
-        var pts = nextPTS ?? 0
-        if let stamped = MediaTime(ffmpeg: f.pointee.best_effort_timestamp, timeBase: packetTimeBase) {
-            // A container whose clock is coarser than the samples (Matroska's milliseconds) rounds
-            // each packet's time: within one of its ticks, the samples simply continue.
-            let candidate = stamped.converted(to: timeBase).value
-            if nextPTS == nil || abs(candidate - pts) > timestampTolerance { pts = onFrameGrid(candidate, length: Int64(frame.sampleCount)) }
-        }
-        let output = try conformed(frame)
-        output.pointer.pointee.pts = pts
-        nextPTS = pts + Int64(output.sampleCount)
-        statistics.frames += Int64(output.sampleCount)
-        return PCMBuffer(frame: output, format: outputFormat)
-    }
-
-    /// `pts` moved so that the frame ends on the nearest packet boundary of the track's sample count,
-    /// when that is within one tick of the packets' clock (a gap in the stream leaves it where it is).
-    /// The end, not the start: the first frame after a seek may lack its start (FFmpeg's Opus
-    /// decoder drops the pre-skip again after a flush, and moves the time by its rounded length).
-    private func onFrameGrid(_ pts: Int64, length: Int64) -> Int64 {
-        guard let (origin, step) = frameGrid else { return pts }
-        let offset = pts + length - origin
-        let frames = (offset + (offset >= 0 ? step / 2 : -step / 2)) / step
-        let snapped = origin + frames * step - length
-        return abs(snapped - pts) <= timestampTolerance ? snapped : pts
-    }
-
-    /// The frame itself when it has `outputFormat`, else a converted copy.
-    private func conformed(_ frame: Frame) throws(AVPipelineError) -> Frame {
-        let f = frame.pointer.pointee
-        guard let sampleFormat = SampleFormat(rawFFmpegValue: f.format) else {
-            throw .unsupportedSampleFormat(String(cString: av_get_sample_fmt_name(AVSampleFormat(rawValue: f.format))))
-        }
-        let actual = AudioFormat(sampleFormat: sampleFormat, sampleRate: Int(f.sample_rate), channelLayout: ChannelLayout(f.ch_layout))
-        if actual == outputFormat { return frame }
-        if converter?.from != actual { converter = (try Resampler(from: actual, to: outputFormat), actual) }
-        let resampler = converter!.resampler
-        let out = try Frame(audio: outputFormat, frameCount: Swift.max(resampler.maximumOutput(forInput: frame.sampleCount), 1))
-        out.pointer.pointee.nb_samples = Int32(try resampler.convert(frame.pointer, into: out.pointer, capacity: out.sampleCount))
-        return out
-    }
-
-    /// The PCM format the opened decoder announces (from the stream's parameters where it is silent).
-    private static func declaredFormat(of context: AVCodecContext, fallback: EncodedAudioFormat) throws -> AudioFormat {
-        let rate = context.sample_rate > 0 ? Int(context.sample_rate) : fallback.sampleRate
-        let layout = context.ch_layout.nb_channels > 0 ? ChannelLayout(context.ch_layout) : fallback.channelLayout
-        guard rate > 0, layout.channelCount > 0 else {
-            throw AVPipelineError.unsupportedFormat("\(fallback.codec) stream declares no sample rate or channel count")
-        }
-        // Decoders that pick their sample format only when decoding get converted to planar float.
-        let sampleFormat = SampleFormat(rawFFmpegValue: context.sample_fmt.rawValue) ?? .fltp
-        return AudioFormat(sampleFormat: sampleFormat, sampleRate: rate, channelLayout: layout)
+        try await core.next()
     }
 }
 
