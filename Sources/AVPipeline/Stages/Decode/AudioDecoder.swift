@@ -1,16 +1,3 @@
-internal import CFFmpeg
-
-/// What an `AudioDecoder` has done so far.
-public struct AudioDecoderStatistics: Sendable {
-    public var packets = 0
-    /// Decoded sample frames (samples per channel).
-    public var frames: Int64 = 0
-    /// Packets the decoder rejected as damaged and skipped.
-    public var skippedPackets = 0
-    /// Where and why the first packet was skipped, for a one-line report.
-    public var firstSkip: String?
-}
-
 /// Decodes encoded audio packets (AAC, or any codec FFmpeg has a decoder for) to PCM.
 ///
 /// It runs libavcodec's send/receive loop, flushes the decoder's delayed frames at end of stream and
@@ -22,41 +9,31 @@ public struct AudioDecoderStatistics: Sendable {
 public final class AudioDecoder<Upstream: SampleSource, C: AudioCodecKind>: SampleSource
 where Upstream.Buffer == EncodedAudioPacket<C> {
     public typealias Buffer = PCMBuffer
-
     public typealias Statistics = AudioDecoderStatistics
 
-    public let outputFormat: AudioFormat
-    public let inputFormat: EncodedAudioFormat
-
-    /// The loop (`DecoderCore`) and the audio part of it (`AudioDecoderMedium`).
+    /// The loop (`DecoderCore`) with the audio part on top (`AudioDecoderMedium`).
     private let core: DecoderCore<Upstream, AudioDecoderMedium>
+    public let inputFormat: EncodedAudioFormat
+    /// The format the opened decoder announces (planar float where it picks one only when decoding).
+    public let outputFormat: AudioFormat
 
     /// Opens a decoder for `upstream`'s codec; fails when this FFmpeg has none or it refuses the stream.
     public init(upstream: Upstream) throws {
-        let format = upstream.outputFormat
-        inputFormat = format
-        guard let codec = avcodec_find_decoder(format.codec.avID) else {
-            throw AVPipelineError.unsupportedCodec("\(format.codec): this FFmpeg build has no decoder for it")
-        }
-        let decoder = try CodecContext.openDecoder(codec, name: format.codec, parameters: format.parameters, timeBase: format.timeBase)
-        let medium = try AudioDecoderMedium(context: decoder.pointer.pointee, format: format)
-        outputFormat = medium.outputFormat
-        core = DecoderCore(upstream: upstream, codec: decoder, codecName: format.codec, medium: medium)
+        core = try DecoderCore(upstream: upstream) { try AudioDecoderMedium(context: $0, format: $1) }
+        inputFormat = core.format
+        outputFormat = core.medium.outputFormat
     }
-
-    /// What the decoder has done so far.
-    public var statistics: Statistics {
-        Statistics(packets: core.packets, frames: core.medium.frames,
-                   skippedPackets: core.damaged.skipped, firstSkip: core.damaged.firstSkip)
-    }
-
-    /// The demuxer seek (`SeekMark.generation`) the buffers handed out since belong to; 0 before any.
-    var seekGeneration: Int { core.seekGeneration }
 
     /// The next PCM buffer, or nil at the end of the stream (until a seek).
     public func next() async throws -> PCMBuffer? {
         try await core.next()
     }
+
+    /// What the decoder has done so far.
+    public var statistics: Statistics { core.statistics }
+
+    /// The demuxer seek (`SeekMark.generation`) the buffers handed out since belong to; 0 before any.
+    var seekGeneration: Int { core.seekGeneration }
 }
 
 extension SampleSource {

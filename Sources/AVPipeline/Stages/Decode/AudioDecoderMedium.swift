@@ -57,8 +57,6 @@ struct AudioDecoderMedium: DecoderMedium {
         return (firstSample - preSkip, step)
     }
 
-    var decodedAnything: Bool { frames > 0 }
-
     var nextFramePosition: MediaTime? { nextPTS.map { MediaTime(value: $0, timeBase: outputFormat.sampleTimeBase) } }
 
     mutating func output(from frame: Frame) throws(AVPipelineError) -> PCMBuffer? {

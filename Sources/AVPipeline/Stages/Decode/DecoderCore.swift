@@ -9,14 +9,37 @@ protocol DecodablePacket: SampleBuffer {
 extension EncodedAudioPacket: DecodablePacket {}
 extension EncodedVideoPacket: DecodablePacket {}
 
+/// What a decoder is opened from: the stream's codec parameters and the clock its packets are stamped in.
+protocol DecodableFormat: Sendable {
+    var codec: Codec { get }
+    var parameters: CodecParameters { get }
+    var timeBase: Rational { get }
+    /// The codec, named for an error saying this FFmpeg has no decoder for it.
+    var undecodableCodecName: String { get }
+}
+
+extension EncodedAudioFormat: DecodableFormat {
+    var undecodableCodecName: String { "\(codec)" }
+}
+
+extension EncodedVideoFormat: DecodableFormat {
+    /// A codec FFmpeg does not know at all is named by its tag.
+    var undecodableCodecName: String {
+        guard codec.avID == AV_CODEC_ID_NONE else { return "\(codec)" }
+        return "a video codec FFmpeg does not know" + (TrackInfo.fourcc(parameters.pointer.pointee.codec_tag).map { " (tag \($0))" } ?? "")
+    }
+}
+
 /// What one kind of decoder adds to `DecoderCore`: what it makes of each decoded frame (timestamps,
 /// trimming, conversion) and what it resets on a seek. The core owns the codec and the loop.
 protocol DecoderMedium {
     /// What the decoder hands out per frame (a `PCMBuffer`, a `VideoFrame`).
     associatedtype Output
+    /// How `frames` counts (samples: `Int64`; pictures: `Int`).
+    associatedtype FrameCount: BinaryInteger & Sendable
 
-    /// Whether any frame has come out yet: a stream that fails before that is not decodable.
-    var decodedAnything: Bool { get }
+    /// Frames decoded so far (a stream that fails before the first is not decodable).
+    var frames: FrameCount { get }
     /// Where the frame the codec is about to return starts, to name a failure (nil: unknown).
     var nextFramePosition: MediaTime? { get }
 
@@ -38,28 +61,49 @@ extension DecoderMedium {
 /// starts over at each `SeekMark`. A packet the codec rejects as damaged is skipped and counted
 /// (`DamagedPackets`: decoding goes on, as players do); only a stream that yields nothing but errors
 /// fails. `Medium` turns each decoded frame into what the stage hands out.
-final class DecoderCore<Upstream: SampleSource, Medium: DecoderMedium> where Upstream.Buffer: DecodablePacket {
+final class DecoderCore<Upstream: SampleSource, Medium: DecoderMedium> where Upstream.Buffer: DecodablePacket, Upstream.Buffer.Format: DecodableFormat {
     let codec: CodecContext
+    /// The stream decoded.
+    let format: Upstream.Buffer.Format
     /// The codec's own part; changed only between frames.
     private(set) var medium: Medium
-    /// Packets taken from upstream.
-    private(set) var packets = 0
-    private(set) var damaged = DamagedPackets()
+    private var packets = 0
+    private var damaged = DamagedPackets()
     /// The demuxer seek (`SeekMark.generation`) the frames handed out since belong to; 0 before any.
     private(set) var seekGeneration = 0
 
     private let upstream: Upstream
-    private let codecName: Codec
     private var pending: Frame?
     private var upstreamEnded = false
     private var drained = false
 
-    /// `codec` is open; `codecName` names the stream in errors.
-    init(upstream: Upstream, codec: CodecContext, codecName: Codec, medium: Medium) {
+    /// Opens FFmpeg's decoder for `upstream`'s stream; `configure` sets its options (threads…) before
+    /// it opens, `medium` is made from the open context. A codec FFmpeg cannot open is described by
+    /// `DecoderRefusal`.
+    init(upstream: Upstream, configure: (UnsafeMutablePointer<AVCodecContext>) throws -> Void = { _ in },
+         medium makeMedium: (AVCodecContext, Upstream.Buffer.Format) throws -> Medium) throws {
+        let format = upstream.outputFormat
+        guard let decoder = avcodec_find_decoder(format.codec.avID) else {
+            throw AVPipelineError.unsupportedCodec("\(format.undecodableCodecName): this FFmpeg build has no decoder for it")
+        }
+        codec = try CodecContext(codec: decoder)
+        let context = codec.pointer
+        try check(avcodec_parameters_to_context(context, format.parameters.pointer), "avcodec_parameters_to_context")
+        context.pointee.pkt_timebase = format.timeBase.avValue
+        try configure(context)
+        do {
+            try codec.open()
+        } catch {
+            throw DecoderRefusal.describe(error, codec: format.codec, parameters: format.parameters)
+        }
+        medium = try makeMedium(context.pointee, format)
+        self.format = format
         self.upstream = upstream
-        self.codec = codec
-        self.codecName = codecName
-        self.medium = medium
+    }
+
+    /// What the decoder has done so far.
+    var statistics: DecoderStatistics<Medium.FrameCount> {
+        DecoderStatistics(packets: packets, frames: medium.frames, skippedPackets: damaged.skipped, firstSkip: damaged.firstSkip)
     }
 
     /// The next output, or nil at the end (until a seek makes the stream go on).
@@ -76,7 +120,7 @@ final class DecoderCore<Upstream: SampleSource, Medium: DecoderMedium> where Ups
                     continue
                 case .drained:
                     drained = true
-                    try damaged.verifyAtEnd(decodedAnything: medium.decodedAnything, codec: codecName)
+                    try damaged.verifyAtEnd(decodedAnything: medium.frames > 0, codec: format.codec)
                     return nil
                 case .needsInput:
                     pending = frame
@@ -132,25 +176,6 @@ final class DecoderCore<Upstream: SampleSource, Medium: DecoderMedium> where Ups
 
     private func recordFailure(_ error: AVPipelineError, at position: MediaTime?) throws(AVPipelineError) {
         try damaged.record(error, at: position)
-        try damaged.check(decodedAnything: medium.decodedAnything, codec: codecName, at: position)
-    }
-}
-
-extension CodecContext {
-    /// Opens a decoder for a stream with `parameters` (stamped in `timeBase`); `configure` sets its
-    /// options (threads…) before it opens. A codec FFmpeg cannot open is described by `DecoderRefusal`.
-    static func openDecoder(_ codec: UnsafePointer<AVCodec>, name: Codec, parameters: CodecParameters, timeBase: Rational,
-                            configure: (UnsafeMutablePointer<AVCodecContext>) throws -> Void = { _ in }) throws -> CodecContext {
-        let decoder = try CodecContext(codec: codec)
-        let context = decoder.pointer
-        try check(avcodec_parameters_to_context(context, parameters.pointer), "avcodec_parameters_to_context")
-        context.pointee.pkt_timebase = timeBase.avValue
-        try configure(context)
-        do {
-            try decoder.open()
-        } catch {
-            throw DecoderRefusal.describe(error, codec: name, parameters: parameters)
-        }
-        return decoder
+        try damaged.check(decodedAnything: medium.frames > 0, codec: format.codec, at: position)
     }
 }

@@ -18,8 +18,6 @@ struct VideoDecoderMedium: DecoderMedium {
         outputFormat = try Self.declaredFormat(of: context, input: format)
     }
 
-    var decodedAnything: Bool { frames > 0 }
-
     /// A picture's time is known only once it comes out.
     var nextFramePosition: MediaTime? { nil }
 
