@@ -61,21 +61,24 @@ extension DecoderMedium {
 /// starts over at each `SeekMark`. A packet the codec rejects as damaged is skipped and counted
 /// (`DamagedPackets`: decoding goes on, as players do); only a stream that yields nothing but errors
 /// fails. `Medium` turns each decoded frame into what the stage hands out.
-final class DecoderCore<Upstream: SampleSource, Medium: DecoderMedium> where Upstream.Buffer: DecodablePacket, Upstream.Buffer.Format: DecodableFormat {
+final class DecoderCore<Upstream: SampleSource, Medium: DecoderMedium>
+where Upstream.Buffer: DecodablePacket, Upstream.Buffer.Format: DecodableFormat {
     let codec: CodecContext
     /// The stream decoded.
     let format: Upstream.Buffer.Format
-    /// The codec's own part; changed only between frames.
-    private(set) var medium: Medium
-    private var packets = 0
-    private var damaged = DamagedPackets()
+    // Per-packet state, `@exclusivity(unchecked)` as in `DemuxedTrackCore`: one task drives a
+    // decoder at a time, and the runtime's access checks cost more than the loop's own work.
+    /// The medium's part: what each decoded frame becomes.
+    @exclusivity(unchecked) private(set) var medium: Medium
+    @exclusivity(unchecked) private var packets = 0
+    @exclusivity(unchecked) private var damaged = DamagedPackets()
     /// The demuxer seek (`SeekMark.generation`) the frames handed out since belong to; 0 before any.
-    private(set) var seekGeneration = 0
+    @exclusivity(unchecked) private(set) var seekGeneration = 0
 
     private let upstream: Upstream
-    private var pending: Frame?
-    private var upstreamEnded = false
-    private var drained = false
+    @exclusivity(unchecked) private var pending: Frame?
+    @exclusivity(unchecked) private var upstreamEnded = false
+    @exclusivity(unchecked) private var drained = false
 
     /// Opens FFmpeg's decoder for `upstream`'s stream; `configure` sets its options (threads…) before
     /// it opens, `medium` is made from the open context. A codec FFmpeg cannot open is described by
