@@ -33,8 +33,9 @@ extension EncodedVideoFormat: DecodableFormat {
 /// What one kind of decoder adds to `DecoderCore`: what it makes of each decoded frame (timestamps,
 /// trimming, conversion) and what it resets on a seek. The core owns the codec and the loop.
 protocol DecoderMedium {
-    /// What the decoder hands out per frame (a `PCMBuffer`, a `VideoFrame`).
-    associatedtype Output
+    /// What the decoder hands out per frame (a `PCMBuffer`, a `VideoFrame`): a reference, so the
+    /// core's loop, generic over the medium, passes it on without value-witness calls.
+    associatedtype Output: SampleBuffer
     /// How `frames` counts (samples: `Int64`; pictures: `Int`).
     associatedtype FrameCount: BinaryInteger & Sendable
 
