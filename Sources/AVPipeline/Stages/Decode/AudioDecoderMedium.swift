@@ -1,38 +1,14 @@
 internal import CFFmpeg
 
-/// What an `AudioDecoder` has done so far.
-public struct AudioDecoderStatistics: Sendable {
-    public var packets = 0
-    /// Decoded sample frames (samples per channel).
-    public var frames: Int64 = 0
-    /// Packets the decoder rejected as damaged and skipped.
-    public var skippedPackets = 0
-    /// Where and why the first packet was skipped, for a one-line report.
-    public var firstSkip: String?
-}
-
-/// Decodes encoded audio packets (AAC, or any codec FFmpeg has a decoder for) to PCM.
-///
-/// It runs libavcodec's send/receive loop, flushes the decoder's delayed frames at end of stream and
-/// stamps every buffer with its presentation time in samples (from the packets' timestamps, counted on
-/// where they are missing). A packet the decoder rejects as damaged is skipped and counted in
-/// `statistics` (decoding goes on, as players do); only a stream that yields nothing but errors fails.
-/// Every buffer has `outputFormat`: should the stream change format midway (HE-AAC signalled late, a
-/// new channel configuration), later frames are converted back to it.
-public final class AudioDecoder<Upstream: SampleSource, C: AudioCodecKind>: SampleSource
-where Upstream.Buffer == EncodedAudioPacket<C> {
-    public typealias Buffer = PCMBuffer
-
-    public typealias Statistics = AudioDecoderStatistics
-
-    public let outputFormat: AudioFormat
-    public let inputFormat: EncodedAudioFormat
-    public private(set) var statistics = Statistics()
-
-    private let upstream: Upstream
-    private let decoder: CodecContext
+/// What `AudioDecoder` adds to the decoder loop: stamps every buffer with its presentation time in
+/// samples (from the packets' timestamps, counted on where they are missing, snapped to the codec's
+/// frame grid on a coarse packet clock), converts a stream that changes format midway back to
+/// `outputFormat`, starts at an exact-seek target and cuts the padding after the declared end.
+struct AudioDecoderMedium: DecoderMedium {
+    let outputFormat: AudioFormat
+    /// Decoded sample frames (samples per channel) handed on.
+    private(set) var frames: Int64 = 0
     private let packetTimeBase: Rational
-    private var pending: Frame?
     private var converter: (resampler: Resampler, from: AudioFormat)?
     private var nextPTS: Int64?
     /// For a packet clock coarser than the samples (Matroska's milliseconds) and a codec whose packets
@@ -46,40 +22,21 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
         let tick = Double(outputFormat.sampleRate) * Double(packetTimeBase.numerator) / Double(packetTimeBase.denominator)
         return Swift.max(1, Int64(tick.rounded(.up)))
     }
-    private var damaged = DamagedPackets()
-    private var upstreamEnded = false
-    private var drained = false
     /// After an exact seek: the first sample to hand out (in `outputFormat.sampleTimeBase`).
     private var exactTarget: Int64?
     /// Where the container says the audio ends (in `outputFormat.sampleTimeBase`): the padding after it is cut.
     private let endSample: Int64?
-    /// The demuxer seek (`SeekMark.generation`) the buffers handed out since belong to; 0 before any.
-    private(set) var seekGeneration = 0
 
-    public init(upstream: Upstream) throws {
-        self.upstream = upstream
-        let format = upstream.outputFormat
-        inputFormat = format
+    /// `context` is the opened decoder of a stream with `format`.
+    init(context: AVCodecContext, format: EncodedAudioFormat) throws {
         packetTimeBase = format.timeBase
-        guard let codec = avcodec_find_decoder(format.codec.avID) else {
-            throw AVPipelineError.unsupportedCodec("\(format.codec): this FFmpeg build has no decoder for it")
-        }
-        decoder = try CodecContext(codec: codec)
-        let context = decoder.pointer
-        try check(avcodec_parameters_to_context(context, format.parameters.pointer), "avcodec_parameters_to_context")
-        context.pointee.pkt_timebase = format.timeBase.avValue
-        do {
-            try decoder.open()
-        } catch {
-            throw DecoderRefusal.describe(error, codec: format.codec, parameters: format.parameters)
-        }
-        let output = try Self.declaredFormat(of: context.pointee, fallback: format)
+        let output = try Self.declaredFormat(of: context, fallback: format)
         outputFormat = output
         endSample = format.presentationEnd.map {
             av_rescale_q_rnd($0.value, $0.timeBase.avValue, output.sampleTimeBase.avValue, AV_ROUND_NEAR_INF)
         }
         let coarse = Int64(format.timeBase.numerator) * Int64(output.sampleRate) > Int64(format.timeBase.denominator)
-        frameGrid = coarse ? Self.frameGrid(of: context.pointee, streamStart: format.streamStart, packetTimeBase: format.timeBase) : nil
+        frameGrid = coarse ? Self.frameGrid(of: context, streamStart: format.streamStart, packetTimeBase: format.timeBase) : nil
     }
 
     /// See `frameGrid`. The origin is where a full decode's own count puts the first packet: FFmpeg
@@ -100,48 +57,17 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
         return (firstSample - preSkip, step)
     }
 
-    public func next() async throws -> PCMBuffer? {
-        while true {
-            try checkCancellation()
-            if !drained {
-                let frame = try pending ?? Frame()
-                switch try receive(into: frame) {
-                case .got:
-                    pending = nil
-                    if let buffer = try accept(try deliver(frame)) { return buffer }
-                    continue
-                case .drained:
-                    drained = true
-                    try damaged.verifyAtEnd(decodedAnything: statistics.frames > 0, codec: inputFormat.codec)
-                    return nil
-                case .needsInput:
-                    pending = frame
-                }
-            }
-            if let packet = try await upstream.next() {
-                statistics.packets += 1
-                if let mark = packet.seekMark { startOver(at: mark) }
-                // After the end, only a seek makes the stream go on.
-                guard !drained else { return nil }
-                try send(packet)
-            } else if drained {
-                return nil
-            } else if !upstreamEnded {
-                upstreamEnded = true
-                _ = try decoder.send(packet: nil)
-            }
-        }
+    var nextFramePosition: MediaTime? { nextPTS.map { MediaTime(value: $0, timeBase: outputFormat.sampleTimeBase) } }
+
+    mutating func output(from frame: Frame) throws(AVPipelineError) -> PCMBuffer? {
+        try accept(try deliver(frame))
     }
 
     // MARK: - Seeking
 
-    /// The stream jumped: drop what the decoder holds, and in exact mode every sample before the target.
-    private func startOver(at mark: SeekMark) {
-        seekGeneration = mark.generation
-        avcodec_flush_buffers(decoder.pointer)
-        drained = false
-        upstreamEnded = false
-        pending = nil
+    /// After a seek the count starts again from the packets' times; in exact mode every sample
+    /// before the target is dropped.
+    mutating func startOver(at mark: SeekMark) {
         nextPTS = nil
         // The sample nearest the target time, round(T·rate), where ffmpeg's -ss starts.
         exactTarget = mark.mode == .exact
@@ -151,7 +77,7 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
 
     /// The buffer to hand out, if any: after an exact seek, from the target sample on; nothing past
     /// the declared end.
-    private func accept(_ buffer: PCMBuffer) throws(AVPipelineError) -> PCMBuffer? {
+    private mutating func accept(_ buffer: PCMBuffer) throws(AVPipelineError) -> PCMBuffer? {
         guard let kept = try startingAtTarget(buffer) else { return nil }
         guard let end = endSample, let start = kept.presentationTime?.value else { return kept }
         let valid = end - start
@@ -160,7 +86,7 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
         return kept
     }
 
-    private func startingAtTarget(_ buffer: PCMBuffer) throws(AVPipelineError) -> PCMBuffer? {
+    private mutating func startingAtTarget(_ buffer: PCMBuffer) throws(AVPipelineError) -> PCMBuffer? {
         guard let target = exactTarget, let start = buffer.presentationTime?.value else { return buffer }
         let end = start + Int64(buffer.frameCount)
         if end <= target { return nil }
@@ -175,39 +101,9 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
         return PCMBuffer(frame: trimmed, format: outputFormat)
     }
 
-    // MARK: - Send/receive with damaged packets as recoverable errors
-
-    private func send(_ packet: EncodedAudioPacket<C>) throws {
-        do {
-            // `.full` cannot happen: every send follows a receive that asked for input.
-            _ = try decoder.send(packet: packet.packet.pointer)
-        } catch {
-            // The decoder consumed (and dropped) the packet; it is not sent again.
-            try recordFailure(error, at: packet.presentationTime)
-        }
-    }
-
-    private func receive(into frame: Frame) throws(AVPipelineError) -> CodecContext.ReceiveResult {
-        while true {
-            do {
-                return try decoder.receive(frame: frame)
-            } catch {
-                try recordFailure(error, at: nextPTS.map { MediaTime(value: $0, timeBase: outputFormat.sampleTimeBase) })
-            }
-        }
-    }
-
-    private func recordFailure(_ error: AVPipelineError, at position: MediaTime?) throws(AVPipelineError) {
-        try damaged.record(error, at: position)
-        statistics.skippedPackets = damaged.skipped
-        statistics.firstSkip = damaged.firstSkip
-        try damaged.check(decodedAnything: statistics.frames > 0, codec: inputFormat.codec, at: position)
-    }
-
     // MARK: - Timestamps and format
 
-    private func deliver(_ frame: Frame) throws(AVPipelineError) -> PCMBuffer {
-        damaged.decoded()
+    private mutating func deliver(_ frame: Frame) throws(AVPipelineError) -> PCMBuffer {
         let f = frame.pointer
         let timeBase = outputFormat.sampleTimeBase
         var pts = nextPTS ?? 0
@@ -220,7 +116,7 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
         let output = try conformed(frame)
         output.pointer.pointee.pts = pts
         nextPTS = pts + Int64(output.sampleCount)
-        statistics.frames += Int64(output.sampleCount)
+        frames += Int64(output.sampleCount)
         return PCMBuffer(frame: output, format: outputFormat)
     }
 
@@ -237,7 +133,7 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
     }
 
     /// The frame itself when it has `outputFormat`, else a converted copy.
-    private func conformed(_ frame: Frame) throws(AVPipelineError) -> Frame {
+    private mutating func conformed(_ frame: Frame) throws(AVPipelineError) -> Frame {
         let f = frame.pointer.pointee
         guard let sampleFormat = SampleFormat(rawFFmpegValue: f.format) else {
             throw .unsupportedSampleFormat(String(cString: av_get_sample_fmt_name(AVSampleFormat(rawValue: f.format))))
@@ -261,12 +157,5 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
         // Decoders that pick their sample format only when decoding get converted to planar float.
         let sampleFormat = SampleFormat(rawFFmpegValue: context.sample_fmt.rawValue) ?? .fltp
         return AudioFormat(sampleFormat: sampleFormat, sampleRate: rate, channelLayout: layout)
-    }
-}
-
-extension SampleSource {
-    /// Decodes this encoded audio stream to PCM.
-    public func decodeAudio<C: AudioCodecKind>() throws -> AudioDecoder<Self, C> where Buffer == EncodedAudioPacket<C> {
-        try AudioDecoder(upstream: self)
     }
 }

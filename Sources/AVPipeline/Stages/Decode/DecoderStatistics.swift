@@ -1,0 +1,17 @@
+/// What a decoder has done so far (`AudioDecoderStatistics`, `VideoDecoderStatistics`).
+public struct DecoderStatistics<FrameCount: BinaryInteger & Sendable>: Sendable {
+    /// Packets taken from upstream.
+    public var packets = 0
+    /// Decoded frames: sample frames (samples per channel) for audio, pictures for video.
+    public var frames: FrameCount = 0
+    /// Packets the decoder rejected as damaged and skipped.
+    public var skippedPackets = 0
+    /// Where and why the first packet was skipped, for a one-line report.
+    public var firstSkip: String?
+}
+
+/// What an `AudioDecoder` has done so far; `frames` counts sample frames (samples per channel).
+public typealias AudioDecoderStatistics = DecoderStatistics<Int64>
+
+/// What a `VideoDecoder` has done so far; `frames` counts pictures.
+public typealias VideoDecoderStatistics = DecoderStatistics<Int>
