@@ -5,8 +5,8 @@ import TestSupport
 /// `avpipe play` with a real SDL2 window on a private X server (Xvfb) and a real sound server
 /// (PulseAudio's null sink), observed from outside: screenshots compared with the frames ffmpeg
 /// decodes, keys pressed with xdotool, the sink's monitor recorded, the screen sampled 200 times a
-/// second. Skipped with a notice where Xvfb or PulseAudio is missing.
-@Suite(.serialized) struct PlayWindowTests {
+/// second. Skipped where Xvfb or PulseAudio is not installed.
+@Suite(.serialized, .needsDisplay(windowManager: true), .needsSoundServer) struct PlayWindowTests {
     /// A display, and (unless asked not to) a sound server.
     struct Stage {
         let display: XvfbServer
@@ -14,19 +14,9 @@ import TestSupport
         let folder = TemporaryDirectory()
         var environment: [String: String] { display.environment.merging(sound?.environment ?? [:]) { $1 } }
 
-        static func make(sound: Bool = true, windowManager: Bool = false) -> Stage? {
-            let (display, displayProblem) = XvfbServer.start(windowManager: windowManager)
-            guard let display else {
-                print("notice: skipping a window test: \(displayProblem ?? "Xvfb cannot start")")
-                return nil
-            }
-            guard sound else { return Stage(display: display, sound: nil) }
-            let (server, soundProblem) = PulseAudioServer.start()
-            guard let server else {
-                print("notice: skipping a window test: \(soundProblem ?? "PulseAudio cannot start")")
-                return nil
-            }
-            return Stage(display: display, sound: server)
+        static func make(sound: Bool = true, windowManager: Bool = false) throws -> Stage {
+            let display = try XvfbServer.started(windowManager: windowManager)
+            return Stage(display: display, sound: sound ? try PulseAudioServer.started() : nil)
         }
     }
 
@@ -53,7 +43,7 @@ import TestSupport
     /// Pictures match ffmpeg's; space holds picture and sound; ←/→ move by 10 s and show ffmpeg's
     /// frame of the new position; q quits with exit 0.
     @Test func picturesMatchFFmpegAndTheKeysWork() throws {
-        guard let stage = Stage.make() else { return }
+        let stage = try Stage.make()
         let clip = stage.folder.file("clip.mp4")
         try Self.makeClip(clip)
         let reference = try PictureComparison.referenceFrames(clip, width: 160, height: 90)
@@ -107,7 +97,7 @@ import TestSupport
     /// again (±2 frames: the held position lies somewhere in the held picture's time); ↓ within
     /// the first minute stops at the start, a known time, and shows frame 0 exactly.
     @Test func upAndDownSeekAMinute() throws {
-        guard let stage = Stage.make() else { return }
+        let stage = try Stage.make()
         let clip = stage.folder.file("long.mp4")
         try Self.makeClip(clip, size: "320x180", seconds: 75, extra: ["-preset", "veryfast"])
         let early = try PictureComparison.referenceFrames(clip, width: 320, height: 180, frames: 600)
@@ -148,7 +138,7 @@ import TestSupport
     /// Resized to 800×800, the window letterboxes the 16:9 picture: black bands above and below
     /// (175 rows each), and between them ffmpeg's frame scaled to 800×450.
     @Test func aResizedWindowLetterboxes() throws {
-        guard let stage = Stage.make(sound: false) else { return }
+        let stage = try Stage.make(sound: false)
         let clip = stage.folder.file("clip.mp4")
         try Self.makeClip(clip, size: "320x180", seconds: 12)
         let early = try PictureComparison.referenceFrames(clip, width: 320, height: 180, frames: 360)
@@ -185,7 +175,7 @@ import TestSupport
     /// Closing the window the window manager's way (openbox turns Alt+F4 into WM_DELETE_WINDOW)
     /// ends the player cleanly and long before the clip's end: exit 0, nothing on stderr.
     @Test func closingTheWindowQuits() throws {
-        guard let stage = Stage.make(sound: false, windowManager: true) else { return }
+        let stage = try Stage.make(sound: false, windowManager: true)
         let clip = stage.folder.file("clip.mp4")
         try Self.makeClip(clip, size: "320x180", seconds: 30)
         let player = try RunningProcess(Locations.avpipe, ["play", clip, "--no-audio"], environment: stage.environment)
@@ -206,7 +196,7 @@ import TestSupport
     /// `--no-video` on a display: no window ever appears, the sound plays, exit 0; with
     /// `--no-audio` too nothing is left to play: a usage error (64).
     @Test func noVideoPlaysTheSoundWithoutAWindow() throws {
-        guard let stage = Stage.make() else { return }
+        let stage = try Stage.make()
         let clip = stage.folder.file("clip.mp4")
         try Self.makeClip(clip, seconds: 3)
         let recorder = try MonitorRecorder(server: stage.sound!)
@@ -230,7 +220,7 @@ import TestSupport
 
     /// A file whose track says "turn 90°" shows upright, in a window of the turned size.
     @Test func aRotatedFileShowsUpright() throws {
-        guard let stage = Stage.make(sound: false) else { return }
+        let stage = try Stage.make(sound: false)
         let plain = stage.folder.file("plain.mp4"), clip = stage.folder.file("turned.mp4")
         try Self.makeClip(plain, size: "320x180", seconds: 6)
         try MediaFactory.rotated(plain, degrees: 90, to: clip)
@@ -253,7 +243,7 @@ import TestSupport
     /// shows as the transposed picture, and not as the merely turned one: the mirroring counts.
     @Test func aMirroredFileShowsMirrored() throws {
         guard Locations.corpusAvailable else { return }
-        guard let stage = Stage.make(sound: false) else { return }
+        let stage = try Stage.make(sound: false)
         // Five times over (the matrix is copied as stored), so the window stays long enough to find.
         let clip = stage.folder.file("mirrored.mp4")
         try MediaFactory.ffmpeg(["-v", "error", "-stream_loop", "4", "-i", Locations.corpusFile("androidx__sample_rotate_and_reflect.mp4"),
@@ -281,7 +271,7 @@ import TestSupport
     /// non-square pixels widen the window by their aspect ratio. Each shows ffmpeg's picture.
     @Test(arguments: [("yuv420p10le", "", 320), ("yuv422p", "", 320), ("yuv444p", "", 320), ("yuv420p", "setsar=2", 640)])
     func everyPictureFormatAndShapeShows(pixelFormat: String, filter: String, windowWidth: Int) throws {
-        guard let stage = Stage.make(sound: false) else { return }
+        let stage = try Stage.make(sound: false)
         let clip = stage.folder.file("shape.mp4")
         try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=6"]
                                 + (filter.isEmpty ? [] : ["-vf", filter]) + ["-c:v", "libx264", "-pix_fmt", pixelFormat, clip])
@@ -302,7 +292,7 @@ import TestSupport
     /// seen within ±45 ms of its beep being heard (ITU-R BT.1359's detectability limit), from the
     /// start, after a pause and after a seek.
     @Test func pictureAndSoundStayInSync() throws {
-        guard let stage = Stage.make() else { return }
+        let stage = try Stage.make()
         let clip = stage.folder.file("sync.mp4")
         try MediaFactory.ffmpeg(["-v", "error",
                                  "-f", "lavfi", "-i", "color=c=black:s=320x240:r=30:d=30,format=yuv420p,geq=lum='if(lt(mod(T\\,1)\\,0.1)\\,235\\,16)':cb=128:cr=128",
@@ -356,7 +346,7 @@ import TestSupport
     /// (a window manager's job: openbox runs on the display); Ctrl-C (SIGINT) closes the window and
     /// ends the run as every command does (exit 130).
     @Test func startFullScreenAndInterrupt() throws {
-        guard let stage = Stage.make(sound: false, windowManager: true) else { return }
+        let stage = try Stage.make(sound: false, windowManager: true)
         let clip = stage.folder.file("clip.mp4")
         try Self.makeClip(clip, size: "320x180", seconds: 12)
         let reference = try PictureComparison.referenceFrames(clip, width: 160, height: 90)
@@ -386,7 +376,7 @@ import TestSupport
 
     /// m mutes and unmutes; 9 lowers the volume by a tenth per press, 0 raises it by a tenth.
     @Test func volumeKeysChangeWhatIsHeard() throws {
-        guard let stage = Stage.make() else { return }
+        let stage = try Stage.make()
         let clip = stage.folder.file("clip.mp4")
         try Self.makeClip(clip, size: "320x180", seconds: 12)
         let recorder = try MonitorRecorder(server: stage.sound!)
@@ -419,7 +409,7 @@ import TestSupport
     /// own demuxer context, so neither buffers the other's packets to reach its own. Through a
     /// pipe (one context) the other track's packets are parked up to a cap, then a typed error.
     @Test func aBadlyInterleavedFilePlaysInBoundedMemory() throws {
-        guard let stage = Stage.make() else { return }
+        let stage = try Stage.make()
         guard FileManager.default.fileExists(atPath: "/usr/bin/time") else {
             print("notice: skipping the interleaving test: /usr/bin/time is missing (scripts/setup.sh installs it)")
             return
@@ -460,7 +450,7 @@ import TestSupport
 
     /// A 720p30 H.264 clip plays without dropping a picture on this machine.
     @Test func a720pClipPlaysWithoutDroppedFrames() throws {
-        guard let stage = Stage.make() else { return }
+        let stage = try Stage.make()
         let clip = stage.folder.file("hd.mp4")
         try Self.makeClip(clip, size: "1280x720", seconds: 6)
         let result = try Subprocess.run(Locations.avpipe, ["play", clip, "--stats"], environment: stage.environment)
@@ -479,7 +469,7 @@ import TestSupport
     /// Without a display (none named, or one named where no X server listens), the sound plays
     /// alone after a one-line notice.
     @Test(arguments: ["", ":999"]) func withoutADisplayTheSoundPlaysAlone(display: String) throws {
-        guard let stage = Stage.make() else { return }
+        let stage = try Stage.make()
         guard display.isEmpty || !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X999") else {
             print("notice: skipping the missing-display test: an X server listens on :999")
             return
@@ -500,7 +490,7 @@ import TestSupport
 
     /// Without an audio device, the picture plays on the wall clock after a one-line notice.
     @Test func withoutAnAudioDeviceThePicturePlaysAlone() throws {
-        guard let stage = Stage.make(sound: false) else { return }
+        let stage = try Stage.make(sound: false)
         let clip = stage.folder.file("clip.mp4")
         try Self.makeClip(clip, seconds: 3)
         let empty = TemporaryDirectory()

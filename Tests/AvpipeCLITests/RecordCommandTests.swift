@@ -7,15 +7,13 @@ import TestSupport
 /// server's clock in small blocks. A burst (a device that delivers seconds at once, or a recorder
 /// that was held up) is made by stopping avpipe (SIGSTOP) for 2 s: the server keeps what the
 /// device captured meanwhile and hands it over at once when avpipe continues. Checked from
-/// outside: ffmpeg's decode of the file, faad and GStreamer as independent readers. Skipped with
-/// a notice without PulseAudio.
-@Suite(.serialized) struct RecordCommandTests {
+/// outside: ffmpeg's decode of the file, faad and GStreamer as independent readers. Skipped
+/// where PulseAudio is not installed.
+@Suite(.serialized, .needsSoundServer) struct RecordCommandTests {
     static let frequency = 440.0
 
-    static func server() -> PulseAudioServer? {
-        let (server, reason) = PulseAudioServer.start(toneSource: Int(frequency))
-        if server == nil { print("notice: skipping a record test: \(reason ?? "PulseAudio cannot start")") }
-        return server
+    static func server() throws -> PulseAudioServer {
+        try PulseAudioServer.started(toneSource: Int(frequency))
     }
 
     /// The recording as ffmpeg decodes it: mono float at 48 kHz.
@@ -61,7 +59,7 @@ import TestSupport
     /// M4A recording is held up for 2 s on the way: the ring (4 s) takes that burst whole.
     @Test(arguments: [("m4a", 10.0), ("aac", 4.0), ("wav", 4.0), ("ts", 4.0), ("m3u8", 4.0)])
     func recordsTheDevicesToneWhole(format: String, seconds: Double) throws {
-        guard let server = Self.server() else { return }
+        let server = try Self.server()
         let folder = TemporaryDirectory()
         let output = folder.file("live.\(format)")
         let recorder = try RunningProcess(Locations.avpipe, ["record", "--out", output, "--duration", "\(seconds)",
@@ -94,7 +92,7 @@ import TestSupport
     }
 
     @Test func aSmallerRateAndMoreChannelsAreConverted() throws {
-        guard let server = Self.server() else { return }
+        let server = try Self.server()
         let folder = TemporaryDirectory()
         let output = folder.file("converted.m4a")
         let result = try Subprocess.run(Locations.avpipe, ["record", "--out", output, "--duration", "3", "--rate", "44100",
@@ -108,7 +106,7 @@ import TestSupport
     /// holds whole frames only, a WAV's data is read to its end.
     @Test(arguments: ["m4a", "aac", "wav"])
     func aKilledRecordingKeepsWhatWasWritten(format: String) throws {
-        guard let server = Self.server() else { return }
+        let server = try Self.server()
         let folder = TemporaryDirectory()
         let output = folder.file("killed.\(format)")
         let recorder = try RunningProcess(Locations.avpipe, ["record", "--out", output, "--device", PulseAudioServer.toneSourceName],
@@ -137,7 +135,7 @@ import TestSupport
     /// sizes written), "interrupted", exit 130 (143).
     @Test(arguments: [("m4a", SIGINT), ("wav", SIGTERM)])
     func ctrlCCompletesTheFile(format: String, signal: Int32) throws {
-        guard let server = Self.server() else { return }
+        let server = try Self.server()
         let folder = TemporaryDirectory()
         let output = folder.file("stopped.\(format)")
         let recorder = try RunningProcess(Locations.avpipe, ["record", "--out", output], environment: server.environment)
@@ -167,7 +165,7 @@ import TestSupport
 
     /// On a terminal (a pty from `script`) a live line shows the time, the peak level and overruns.
     @Test func aTerminalShowsTheLiveLine() throws {
-        guard let server = Self.server() else { return }
+        let server = try Self.server()
         let folder = TemporaryDirectory()
         let command = "\(Locations.avpipe) record --out \(folder.file("live.m4a")) --duration 3"
         let result = try Subprocess.run("script", ["-qefc", command, "/dev/null"], environment: server.environment)
@@ -181,7 +179,7 @@ import TestSupport
 
     /// A ring too small for a 2 s burst: the loss is reported, and the file is valid.
     @Test func overrunsAreReportedAndTheFileStaysValid() throws {
-        guard let server = Self.server() else { return }
+        let server = try Self.server()
         let folder = TemporaryDirectory()
         let output = folder.file("lossy.m4a")
         let recorder = try RunningProcess(Locations.avpipe, ["record", "--out", output, "--duration", "4", "--buffer", "0.5"],
@@ -204,7 +202,7 @@ import TestSupport
     }
 
     @Test func devicesAreListedAndBadRequestsAreRefused() throws {
-        guard let server = Self.server() else { return }
+        let server = try Self.server()
         let folder = TemporaryDirectory()
         let listed = try Subprocess.run(Locations.avpipe, ["record", "--list-devices"], environment: server.environment)
         #expect(listed.status == 0)
@@ -239,9 +237,9 @@ import TestSupport
 /// complete it carries the gapless information a regular M4A does: FFmpeg's reading of its edit
 /// list starts at 0 and lasts exactly --duration × rate samples (it lasted 134,144 samples for
 /// 132,300, the priming and padding of whole AAC frames included), and `iTunSMPB` says the same.
-@Suite(.serialized) struct RecordGaplessTests {
+@Suite(.serialized, .needsSoundServer) struct RecordGaplessTests {
     @Test func aCompletedFragmentedRecordingIsGapless() throws {
-        guard let server = RecordCommandTests.server() else { return }
+        let server = try RecordCommandTests.server()
         let folder = TemporaryDirectory()
         let output = folder.file("rec.m4a")
         let result = try Subprocess.run(Locations.avpipe, ["record", "--out", output, "--duration", "3", "--rate", "44100",
@@ -261,7 +259,7 @@ import TestSupport
     /// A recording into a named pipe streams its fragments to the reader and is not read back
     /// and rewritten afterwards (a pipe cannot be), nor replaced by a regular file.
     @Test func aRecordingIntoAFIFOStreamsItsFragments() throws {
-        guard let server = RecordCommandTests.server() else { return }
+        let server = try RecordCommandTests.server()
         let folder = TemporaryDirectory()
         let fifo = folder.file("rec.m4a"), copy = folder.file("read.m4a")
         try StreamOutputTests.makeFIFO(fifo)

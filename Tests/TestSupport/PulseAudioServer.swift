@@ -22,6 +22,21 @@ public final class PulseAudioServer: @unchecked Sendable {
     /// The null sink the tone is played into, under `toneSourceName`'s capture device.
     public static let toneSinkName = "avpipe_tone_sink"
 
+    /// What is missing to start a server, or nil: the tests that need one are skipped without it.
+    public static var missingTool: String? {
+        guard Subprocess.isAvailable("pulseaudio"), Subprocess.isAvailable("parec") else {
+            return "pulseaudio/parec are not installed (scripts/setup.sh installs them)"
+        }
+        return nil
+    }
+
+    /// A started server; where the tools are installed, one that does not start is a failure.
+    public static func started(sampleRate: Int = 44_100, channels: Int = 2, toneSource: Int? = nil) throws -> PulseAudioServer {
+        let (server, reason) = start(sampleRate: sampleRate, channels: channels, toneSource: toneSource)
+        guard let server else { throw TestFailure(reason ?? "pulseaudio did not start") }
+        return server
+    }
+
     /// Starts the daemon, or returns nil (with the reason) where PulseAudio cannot start.
     /// `toneSource`: also a capture device, the default one, that produces a sine of that
     /// frequency (mono float at 48 kHz, half of full scale): `module-sine` plays it into a null
@@ -35,9 +50,7 @@ public final class PulseAudioServer: @unchecked Sendable {
     /// the device is started (SDL 2.32: no audio for 5 s in most runs). SDL 2.26 flushes without
     /// waiting. The first null sink stays the default sink (SDL 2.26 crashes on a server without any sink).
     public static func start(sampleRate: Int = 44_100, channels: Int = 2, toneSource: Int? = nil) -> (server: PulseAudioServer?, reason: String?) {
-        guard Subprocess.isAvailable("pulseaudio"), Subprocess.isAvailable("parec") else {
-            return (nil, "pulseaudio/parec are not installed (scripts/setup.sh installs them)")
-        }
+        if let missing = missingTool { return (nil, missing) }
         let server = PulseAudioServer(sampleRate: sampleRate, channels: channels)
         // -n: no default configuration; --system=false with a private runtime dir also works as root.
         let arguments = ["-D", "-n", "--system=false", "--exit-idle-time=-1", "--daemonize=yes", "--use-pid-file=yes",

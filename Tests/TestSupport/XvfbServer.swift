@@ -11,12 +11,25 @@ public final class XvfbServer: @unchecked Sendable {
     /// Environment for clients: this display, and no Wayland.
     public var environment: [String: String] { ["DISPLAY": display, "WAYLAND_DISPLAY": ""] }
 
+    /// What is missing to start a server, or nil: the tests that need one are skipped without it.
+    public static func missingTool(windowManager: Bool = false) -> String? {
+        for tool in ["Xvfb", "xwd", "xdotool"] + (windowManager ? ["openbox"] : []) where !Subprocess.isAvailable(tool) {
+            return "\(tool) is not installed (scripts/setup.sh installs xvfb, x11-apps, xdotool and openbox)"
+        }
+        return nil
+    }
+
+    /// A started server; where the tools are installed, one that does not start is a failure.
+    public static func started(width: Int = 1920, height: Int = 1080, windowManager: Bool = false) throws -> XvfbServer {
+        let (server, reason) = start(width: width, height: height, windowManager: windowManager)
+        guard let server else { throw TestFailure(reason ?? "Xvfb did not start") }
+        return server
+    }
+
     /// Starts the server (with openbox as window manager when asked: full screen needs one), or
     /// returns nil with the reason where Xvfb and its tools are missing.
     public static func start(width: Int = 1920, height: Int = 1080, windowManager: Bool = false) -> (server: XvfbServer?, reason: String?) {
-        for tool in ["Xvfb", "xwd", "xdotool"] + (windowManager ? ["openbox"] : []) where !Subprocess.isAvailable(tool) {
-            return (nil, "\(tool) is not installed (scripts/setup.sh installs xvfb, x11-apps, xdotool and openbox)")
-        }
+        if let missing = missingTool(windowManager: windowManager) { return (nil, missing) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let ready = Pipe()
