@@ -47,7 +47,8 @@ public final class Player: Sendable {
     }
 
     /// Opens the file, its decoders, the window and the audio device. Throws when the file cannot
-    /// be played at all (no track to play, or neither a display nor an audio device).
+    /// be played at all: no track to play, or `deviceUnavailable` naming the device that is missing
+    /// for the tracks asked for (the display for a picture alone, the audio output otherwise).
     public init(path: String, options: PlayerOptions = .init()) throws {
         guard (0...1).contains(options.volume) else {
             throw AVPipelineError.invalidOption(name: "volume", value: "\(options.volume)", reason: "must be between 0 and 1")
@@ -59,6 +60,7 @@ public final class Player: Sendable {
         info = demuxer.info
         var notices: [String] = []
         var lanes = Lanes()
+        var missingDisplay: Unavailable?
 
         if options.playsVideo, info.hasVideo {
             let decoder = try demuxer.videoTrack(options.videoTrack).decodeVideo()
@@ -67,19 +69,23 @@ public final class Player: Sendable {
             let title = options.windowTitle ?? String(path.split(separator: "/").last ?? Substring(path))
             switch try Self.unavailable({ try SDLVideoWindow(title: title, format: lane.format, fullscreen: options.fullscreen) }) {
             case .success(let window): (lanes.window, lanes.video) = (window, lane)
-            case .failure(let reason): notices.append("\(reason): playing the sound only")
+            case .failure(let missing):
+                missingDisplay = missing
+                notices.append("\(missing): playing the sound only")
             }
         }
         if options.playsAudio, info.hasAudio {
             let decoder = try demuxer.audioTrack(options.audioTrack).decodeAudio()
             switch try Self.unavailable({ try AudioLane(decoder: decoder, device: options.audioDevice, volume: options.volume) }) {
             case .success(let lane): lanes.audio = lane
-            case .failure(let reason) where lanes.video != nil:
-                notices.append("no audio output device (\(reason)): showing the picture on the wall clock, without sound")
-            case .failure(let reason): throw AVPipelineError.deviceUnavailable(reason: reason.reason)
+            case .failure(let missing) where lanes.video != nil:
+                notices.append("\(missing): showing the picture on the wall clock, without sound")
+            case .failure(let missing): throw missing.error
             }
         }
         guard lanes.audio != nil || lanes.video != nil else {
+            // The picture was asked for and nothing else plays: the display is what is missing.
+            if let missingDisplay { throw missingDisplay.error }
             throw AVPipelineError.invalidOption(name: "tracks", value: path,
                                                 reason: info.hasAudio || info.hasVideo ? "every track was turned off"
                                                     : "the file has no audio or video track to play")
@@ -239,18 +245,20 @@ public final class Player: Sendable {
         }
     }
 
-    /// Why a device is unavailable, as a value (other errors are thrown).
+    /// A device that is unavailable, as a value (other errors are thrown): "no display (why)".
     private struct Unavailable: Error, CustomStringConvertible {
+        let device: DeviceKind
         let reason: String
-        var description: String { reason }
+        var error: AVPipelineError { .deviceUnavailable(device, reason: reason) }
+        var description: String { "no \(device) (\(reason))" }
     }
 
     private static func unavailable<T>(_ open: () throws -> T) throws -> Result<T, Unavailable> {
         do {
             return .success(try open())
         } catch let error as AVPipelineError {
-            guard case .deviceUnavailable(let reason) = error else { throw error }
-            return .failure(Unavailable(reason: reason))
+            guard case .deviceUnavailable(let device, let reason) = error else { throw error }
+            return .failure(Unavailable(device: device, reason: reason))
         }
     }
 }
