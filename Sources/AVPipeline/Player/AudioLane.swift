@@ -33,7 +33,7 @@ final class AudioLane {
                                 maximumExtrapolationFrames: 2 * output.bufferFrames)
     }
 
-    func run(_ session: PlayerSession) async throws {
+    func run(_ session: PlaybackSession) async throws {
         defer {
             output.close()
             session.record(decoder.statistics)

@@ -29,7 +29,7 @@ public final class Player: Sendable {
     public var playsAudio: Bool { session.hasAudio }
 
     private let demuxer: Demuxer
-    private let session: PlayerSession
+    private let session: PlaybackSession
     private let lanes: LockedState<OwnershipTransfer<Lanes>?>
     private let control: PlaybackControl?
     private let volumeState: LockedState<(volume: Float, muted: Bool)>
@@ -97,7 +97,7 @@ public final class Player: Sendable {
         end = demuxer.info.duration.map { start + $0.seconds }
         control = lanes.audio?.control
         volumeState = LockedState((options.volume, false))
-        session = PlayerSession(clock: PlaybackClock(start: start, audio: lanes.audio?.clockSide),
+        session = PlaybackSession(clock: PlaybackClock(start: start, audio: lanes.audio?.clockSide),
                                 hasAudio: lanes.audio != nil, hasVideo: lanes.video != nil)
         self.lanes = LockedState(OwnershipTransfer(lanes))
         if let offset = options.start, offset.seconds > 0 { try seek(to: offset) }
@@ -119,7 +119,7 @@ public final class Player: Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             if let audio = lanes.audio {
                 let transfer = OwnershipTransfer(audio)
-                group.addTask { await PlayerSession.guarded(session) { try await transfer.value.run(session) } }
+                group.addTask { await PlaybackSession.guarded(session) { try await transfer.value.run(session) } }
             }
             if let video = lanes.video, let window = lanes.window {
                 VideoLane.start(video, in: &group, window: window, session: session)
