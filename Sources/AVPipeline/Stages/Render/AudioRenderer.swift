@@ -34,8 +34,8 @@ public final class AudioRenderer<Upstream: SampleSource> where Upstream.Buffer =
     private let source: Resample<Upstream>
     private let pump: AudioPump
 
-    /// Opens the device (paused; `run()` starts it). Throws `deviceUnavailable` when no device can
-    /// be opened.
+    /// Opens the device (paused; `run()` starts it). Throws `deviceUnavailable` (`.audioOutput`)
+    /// when no device can be opened.
     public convenience init(upstream: Upstream, options: Options = Options()) throws {
         try Self.validate(options)
         let output = try SDLAudioOutput(deviceName: options.device, preferred: upstream.outputFormat)
