@@ -38,6 +38,23 @@ import TestSupport
         #expect(!result.stderrText.contains("every track"), "\(result.stderrText)")
     }
 
+    /// With neither a display nor a sound server, a movie's error names both devices.
+    @Test func neitherDeviceNamesBoth() throws {
+        let folder = TemporaryDirectory()
+        let clip = folder.file("clip.mp4")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=10:duration=0.5",
+                                 "-f", "lavfi", "-i", "sine=duration=0.5", "-c:a", "aac", "-c:v", "libx264", clip])
+        let empty = TemporaryDirectory()
+        let environment = ["DISPLAY": "", "WAYLAND_DISPLAY": "", "XDG_RUNTIME_DIR": empty.path,
+                           "PULSE_SERVER": "unix:\(empty.path)/none", "SDL_AUDIODRIVER": "pulseaudio"]
+        let result = try Subprocess.run(Locations.avpipe, ["play", clip], environment: environment)
+        #expect(result.status == 69, "\(result.stderrText)")
+        #expect(result.stderrText.split(separator: "\n").count == 1, "one line: \(result.stderrText)")
+        #expect(result.stderrText.contains("no audio output device available"), "\(result.stderrText)")
+        #expect(result.stderrText.contains("no display (neither DISPLAY nor WAYLAND_DISPLAY is set"), "\(result.stderrText)")
+        #expect(result.stderrText.contains("avpipe decode"), "\(result.stderrText)")
+    }
+
     /// On a terminal, play's status line measures its speed by what was played: a jump (here
     /// `--start 4`, which seeks) moves the position but plays nothing, so the speed stays about
     /// 1× real time instead of counting the 4 s skipped (it said "40× real time").

@@ -80,7 +80,10 @@ public final class Player: Sendable {
             case .success(let lane): lanes.audio = lane
             case .failure(let missing) where lanes.video != nil:
                 notices.append("\(missing): showing the picture on the wall clock, without sound")
-            case .failure(let missing): throw missing.error
+            case .failure(let missing):
+                // Neither device: both are named, the one for the sound first (it alone would do).
+                guard let missingDisplay else { throw missing.error }
+                throw AVPipelineError.deviceUnavailable(.audioOutput, reason: "\(missing.reason); and \(missingDisplay)")
             }
         }
         guard lanes.audio != nil || lanes.video != nil else {

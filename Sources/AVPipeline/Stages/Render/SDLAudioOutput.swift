@@ -20,7 +20,7 @@ enum SDLAudio {
             }
         } catch {
             guard avp_sdl_available() != 0 else { throw error }
-            throw .deviceUnavailable(device, reason: "no audio driver could start (\(lastError)); is a sound server (PulseAudio, PipeWire) running?")
+            throw .deviceUnavailable(device, reason: "no audio driver could start (\(lastError)); start a sound server such as PulseAudio or PipeWire")
         }
     }
 
