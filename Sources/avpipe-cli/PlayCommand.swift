@@ -13,7 +13,7 @@ struct Play: AsyncParsableCommand {
         Keys in the window: space or p pause/resume · ←/→ seek −/+10 s · ↓/↑ seek −/+60 s · \
         9/0 volume down/up · m mute · f full screen · q or Esc quit.
         Without a display the sound plays alone; without an audio device the picture plays on the \
-        wall clock. Ctrl-C stops playback. To get the audio as a file instead: avpipe decode input.mp4 --out out.wav
+        wall clock; with neither, play says which device is missing and what to do. Ctrl-C stops playback. To get the audio as a file instead: avpipe decode input.mp4 --out out.wav
         """
     )
 
@@ -75,14 +75,16 @@ struct Play: AsyncParsableCommand {
         let options = PlayerOptions(playsAudio: !noAudio, playsVideo: !noVideo, audioTrack: audioTrack, videoTrack: videoTrack,
                                     audioDevice: device, volume: volume, fullscreen: fullscreen, start: start?.time,
                                     demuxer: inputOptions.demuxerOptions)
-        let stats = stats
+        let (stats, noAudio) = (stats, noAudio)
         try await CommandRunner.run(logging: logging) {
             let player: Player
             do {
                 player = try Player(path: input, options: options)
-            } catch AVPipelineError.deviceUnavailable(let reason) {
+            } catch AVPipelineError.deviceUnavailable(.audioOutput, let reason) {
                 throw AVPipelineError.deviceUnavailable(
-                    reason: "\(reason); to get the audio anyway, decode it to a file: avpipe decode \(input) --out file.wav")
+                    .audioOutput, reason: "\(reason); to get the audio anyway, decode it to a file: avpipe decode \(input) --out file.wav")
+            } catch AVPipelineError.deviceUnavailable(.display, let reason) where noAudio {
+                throw AVPipelineError.deviceUnavailable(.display, reason: "\(reason); or play the sound only (without --no-audio)")
             }
             try ensureStart(options.start, within: player.info)
             for notice in player.notices { printNotice(notice) }

@@ -131,8 +131,8 @@ struct RecordJob: Sendable {
         let capture: DeviceCapture
         do {
             capture = try DeviceCapture(options: self.capture)
-        } catch AVPipelineError.inputDeviceUnavailable(let reason) {
-            throw AVPipelineError.inputDeviceUnavailable(reason: reason + " (list the devices with 'avpipe record --list-devices')")
+        } catch AVPipelineError.deviceUnavailable(.audioInput, let reason) {
+            throw AVPipelineError.deviceUnavailable(.audioInput, reason: reason + " (list the devices with 'avpipe record --list-devices')")
         }
         let control = capture.control
         graceful.install { control.stop() }

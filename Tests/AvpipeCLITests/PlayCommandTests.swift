@@ -18,6 +18,43 @@ import TestSupport
         #expect(result.stderrText.contains("avpipe decode"))
     }
 
+    /// Without a display, a picture with nothing else to play fails in one line that names the
+    /// display (not "every track was turned off") and says what to do.
+    @Test(arguments: [["--no-audio"], []]) func noDisplayForThePictureNamesTheDisplay(flags: [String]) throws {
+        let folder = TemporaryDirectory()
+        let clip = folder.file("clip.mp4")
+        // With --no-audio the file's sound is turned off; without it, the file has none.
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=10:duration=0.5"]
+                                + (flags.isEmpty ? [] : ["-f", "lavfi", "-i", "sine=duration=0.5", "-c:a", "aac"])
+                                + ["-c:v", "libx264", clip])
+        let environment = ["DISPLAY": "", "WAYLAND_DISPLAY": ""]
+        let result = try Subprocess.run(Locations.avpipe, ["play", clip] + flags, environment: environment)
+        #expect(result.status == 69, "\(result.stderrText)")
+        let lines = result.stderrText.split(separator: "\n")
+        #expect(lines.count == 1, "one line: \(result.stderrText)")
+        #expect(result.stderrText.contains("no display available: neither DISPLAY nor WAYLAND_DISPLAY is set"), "\(result.stderrText)")
+        #expect(result.stderrText.contains("Xvfb"), "says what to do: \(result.stderrText)")
+        #expect(result.stderrText.contains("without --no-audio") == !flags.isEmpty, "\(result.stderrText)")
+        #expect(!result.stderrText.contains("every track"), "\(result.stderrText)")
+    }
+
+    /// With neither a display nor a sound server, a movie's error names both devices.
+    @Test func neitherDeviceNamesBoth() throws {
+        let folder = TemporaryDirectory()
+        let clip = folder.file("clip.mp4")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=10:duration=0.5",
+                                 "-f", "lavfi", "-i", "sine=duration=0.5", "-c:a", "aac", "-c:v", "libx264", clip])
+        let empty = TemporaryDirectory()
+        let environment = ["DISPLAY": "", "WAYLAND_DISPLAY": "", "XDG_RUNTIME_DIR": empty.path,
+                           "PULSE_SERVER": "unix:\(empty.path)/none", "SDL_AUDIODRIVER": "pulseaudio"]
+        let result = try Subprocess.run(Locations.avpipe, ["play", clip], environment: environment)
+        #expect(result.status == 69, "\(result.stderrText)")
+        #expect(result.stderrText.split(separator: "\n").count == 1, "one line: \(result.stderrText)")
+        #expect(result.stderrText.contains("no audio output device available"), "\(result.stderrText)")
+        #expect(result.stderrText.contains("no display (neither DISPLAY nor WAYLAND_DISPLAY is set"), "\(result.stderrText)")
+        #expect(result.stderrText.contains("avpipe decode"), "\(result.stderrText)")
+    }
+
     /// On a terminal, play's status line measures its speed by what was played: a jump (here
     /// `--start 4`, which seeks) moves the position but plays nothing, so the speed stays about
     /// 1× real time instead of counting the 4 s skipped (it said "40× real time").

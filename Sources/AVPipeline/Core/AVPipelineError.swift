@@ -24,23 +24,23 @@ public enum AVPipelineError: Error, Sendable, Equatable, CustomStringConvertible
     case outputWriteFailed(path: String, reason: String)
     case cancelled
     case outOfMemory
-    /// No audio output device could be opened (no sound server, no card, an unknown device name).
-    case deviceUnavailable(reason: String)
-    /// No audio input device could be opened (none there, an unknown name, no sound server).
-    case inputDeviceUnavailable(reason: String)
+    /// A device the pipeline needs could not be opened: no display (DISPLAY unset, no X server), no
+    /// sound server or card, an unknown device name. `reason` says why and what to do about it.
+    case deviceUnavailable(DeviceKind, reason: String)
     /// An FFmpeg call failed in a way none of the cases above describes.
     case ffmpeg(call: String, code: Int32, message: String)
 
     /// What kind of failure this is: the CLI maps each kind to one documented exit code.
     public enum Category: Sendable { case usage, input, output, unsupported, interrupted, software }
 
+    /// The kind of this failure (see `Category`).
     public var category: Category {
         switch self {
         case .fileNotFound, .notReadable, .notAMediaFile, .noAudioStream, .noVideoStream, .invalidData,
              .inputPolicy, .exceedsLimits: .input
         case .unsupportedSampleFormat, .unsupportedCodec, .unsupportedFormat: .unsupported
         // EX_UNAVAILABLE (69): a service the command needs is not there.
-        case .deviceUnavailable, .inputDeviceUnavailable: .unsupported
+        case .deviceUnavailable: .unsupported
         case .invalidOption: .usage
         case .outputNotWritable, .outputExists, .outputWriteFailed: .output
         case .cancelled: .interrupted
@@ -48,6 +48,7 @@ public enum AVPipelineError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
+    /// One line for a person: what failed, on which input or output, and why.
     public var description: String {
         switch self {
         case .fileNotFound(let path): "'\(path)': no such file"
@@ -68,8 +69,7 @@ public enum AVPipelineError: Error, Sendable, Equatable, CustomStringConvertible
         case .outputWriteFailed(let path, let reason): "'\(path)': writing failed: \(reason)"
         case .cancelled: "cancelled"
         case .outOfMemory: "out of memory"
-        case .deviceUnavailable(let reason): "no audio output device available: \(reason)"
-        case .inputDeviceUnavailable(let reason): "no audio input device available: \(reason)"
+        case .deviceUnavailable(let device, let reason): "no \(device) available: \(reason)"
         case .ffmpeg(let call, let code, let message): "\(call) failed: \(message) (\(code))"
         }
     }

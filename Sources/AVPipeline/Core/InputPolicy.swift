@@ -3,10 +3,15 @@
 ///
 /// Indirection — a container that names other inputs: HLS/DASH playlists, `ffconcat` lists, image
 /// sequences, MOV external data references, IMF — is refused unless `allowIndirection` is set.
-/// Network protocols are never opened, not even through an allowed playlist.
+/// Only the protocols in `protocols` are ever opened (FFmpeg's `protocol_whitelist`), for the input
+/// itself and for whatever an allowed playlist names: by default `file` alone, so network protocols
+/// are never opened, not even through an allowed playlist.
 public struct InputPolicy: Sendable, Equatable {
     /// Let the input open other local files (playlists, concat lists, image sequences…).
     public var allowIndirection: Bool
+    /// The FFmpeg protocols an input, and any input it names, may be read through. Only those in
+    /// `readableProtocols` can be named (today `file`: network inputs add theirs there).
+    public var protocols: Set<String>
     /// Bytes read to recognise the container (`formatprobesize`).
     public var formatProbeBytes: Int
     /// Bytes `avformat_find_stream_info` may read to learn what the header does not say (`probesize`).
@@ -22,8 +27,9 @@ public struct InputPolicy: Sendable, Equatable {
 
     public init(allowIndirection: Bool = false, formatProbeBytes: Int = 1 << 20, probeBytes: Int = 5_000_000,
                 analyzeMicroseconds: Int = 5_000_000, maxVideoDimension: Int = 16_384, maxChannels: Int = 64,
-                maxSampleRate: Int = 768_000) {
+                maxSampleRate: Int = 768_000, protocols: Set<String> = ["file"]) {
         self.allowIndirection = allowIndirection
+        self.protocols = protocols
         self.formatProbeBytes = formatProbeBytes
         self.probeBytes = probeBytes
         self.analyzeMicroseconds = analyzeMicroseconds
@@ -32,7 +38,19 @@ public struct InputPolicy: Sendable, Equatable {
         self.maxSampleRate = maxSampleRate
     }
 
+    /// Local files only, no indirection, the limits above.
     public static let `default` = InputPolicy()
+
+    /// The protocols the library can read an input through, each with what it needs (timeouts,
+    /// interruption) set up. A policy may name no others.
+    public static let readableProtocols: Set<String> = ["file"]
+
+    /// `protocols` as FFmpeg's `protocol_whitelist` option: the one place it is written, for the
+    /// input's own I/O and for the demuxer (which applies it to every nested open).
+    var protocolWhitelist: String { protocols.sorted().joined(separator: ",") }
+
+    /// Whether an input read through `scheme` may be opened (a nested one as well).
+    func allows(protocol scheme: String) -> Bool { protocols.contains(scheme) }
 
     /// Demuxers whose only job is to open other inputs. Refused by name before their header is read
     /// (the concat demuxer opens its entries through contexts of its own, which no `io_open` hook on
@@ -55,5 +73,10 @@ public struct InputPolicy: Sendable, Equatable {
         try positive(maxVideoDimension, "max video dimension", max: 1 << 15)
         try positive(maxChannels, "max channels", max: 512)
         try positive(maxSampleRate, "max sample rate")
+        let unknown = protocols.subtracting(Self.readableProtocols)
+        guard protocols.isEmpty == false, unknown.isEmpty else {
+            throw .invalidOption(name: "input protocols", value: protocols.sorted().joined(separator: ","),
+                                 reason: "the protocols an input may be read through are \(Self.readableProtocols.sorted().joined(separator: ", "))")
+        }
     }
 }

@@ -1,15 +1,34 @@
 internal import CFFmpeg
 
-/// Where an input's bytes come from: a local file, or a buffer in memory (read through custom AVIO,
-/// no temporary file). `label` names it in errors.
+/// Where an input's bytes come from. `label` names it in errors.
+///
+/// Each kind opens its own way in `InputContext`: a local file through the `file` protocol, a buffer
+/// in memory through custom AVIO (no temporary file). A URL and a capture device are kinds of their
+/// own, never a path that happens to work; both are refused until their opening is written (a URL
+/// by the policy, whose `readableProtocols` name no network protocol yet).
 enum InputSource: Sendable {
     case file(path: String)
     case memory(name: String, bytes: [UInt8])
+    /// A network address (`https://…`, `rtmp://…`), read through its scheme's protocol.
+    case url(String)
+    /// A capture device (a camera, a screen, a microphone), read by a libavdevice demuxer.
+    case device(DeviceKind, name: String)
 
     var label: String {
         switch self {
         case .file(let path): path
         case .memory(let name, _): name
+        case .url(let url): url
+        case .device(_, let name): name
+        }
+    }
+
+    /// The FFmpeg protocol the input itself is read through; nil for custom I/O and devices.
+    var protocolName: String? {
+        switch self {
+        case .file: "file"
+        case .url(let url): url.split(separator: ":", maxSplits: 1).first.map { String($0).lowercased() } ?? url
+        case .memory, .device: nil
         }
     }
 
@@ -54,28 +73,36 @@ final class InputContext {
         self.path = path
         self.policy = policy
         try policy.validate()
+        if let scheme = source.protocolName, !policy.allows(protocol: scheme) {
+            throw .inputPolicy(path: path, reason: "it is read through the '\(scheme)' protocol, which the input policy does not allow (\(policy.protocolWhitelist))")
+        }
         let url: String?
         switch source {
         case .file(let filePath):
             let filePath = InputFileCheck.standardInputAliases.contains(filePath) ? "/dev/stdin" : filePath
             try InputFileCheck.verify(filePath)
             url = "file:" + filePath
-            var options = ["protocol_whitelist": "file"]
+            var options = ["protocol_whitelist": policy.protocolWhitelist]
             if seeksOverSkippedData { options["blocksize"] = "65536" }
             io = try IOContext(fileURL: url!, path: path, interrupt: interrupt, options: options)
         case .memory(_, let bytes):
             guard !bytes.isEmpty else { throw .notAMediaFile(path: path, reason: "the input is empty") }
             url = nil
             io = try IOContext(bytes: bytes)
+        case .url:
+            // Refused above: no network protocol is readable yet. `file:` URLs are files.
+            throw .inputPolicy(path: path, reason: "a local file is read as a file, not as a URL")
+        case .device(let kind, _):
+            throw .deviceUnavailable(kind, reason: "capture devices are not read through FFmpeg yet")
         }
         let format = try Self.recognise(io, url: url, path: path, policy: policy, interrupt: interrupt)
 
         var context: UnsafeMutablePointer<AVFormatContext>? = try allocated(avformat_alloc_context())
         if let interrupt { context!.pointee.interrupt_callback = interrupt.callback }
         context!.pointee.pb = io.pointer
-        let guardian = NestedOpenGuard(installingIn: context!, allowLocalFiles: policy.allowIndirection)
+        let guardian = NestedOpenGuard(installingIn: context!, allowing: policy.allowIndirection ? policy.protocols : [])
         nestedOpens = guardian
-        let options = ["protocol_whitelist": "file", "probesize": "\(policy.probeBytes)",
+        let options = ["protocol_whitelist": policy.protocolWhitelist, "probesize": "\(policy.probeBytes)",
                        "analyzeduration": "\(policy.analyzeMicroseconds)"]
         // avformat_open_input frees the context when it fails. The open error is thrown inside the
         // closure: a failed open leaves the options unconsumed, and withDictionary would otherwise

@@ -3,13 +3,15 @@ internal import CFFmpeg
 /// Hooks `AVFormatContext.io_open`, the one call through which a demuxer opens anything besides the
 /// input it was given (HLS/DASH segments, image sequence members, MOV external references…).
 /// The input itself is opened by `IOContext` before the demuxer runs, so every call that reaches
-/// this hook is a nested open: refused unless indirection is allowed, and then only for local files.
+/// this hook is a nested open: refused unless indirection is allowed, and then only through the
+/// policy's protocols (local files by default).
 /// Refusals are recorded so the error can name what the input asked for, whatever the demuxer
 /// makes of the failure (HLS skips a segment it cannot open and carries on).
 ///
 /// `opaque` of the context points at the guard, unretained: the `InputContext` owns both.
 final class NestedOpenGuard {
-    private let allowLocalFiles: Bool
+    /// The protocols a nested open may use; empty when indirection is not allowed.
+    private let allowed: Set<String>
     private let defaultOpen: IOOpen?
     /// Written by the hook, read after each read, both on the thread using the context; unchecked:
     /// the runtime's exclusivity check cost more than the rest of a read's own bookkeeping.
@@ -21,8 +23,8 @@ final class NestedOpenGuard {
                                        UnsafeMutablePointer<OpaquePointer?>?) -> Int32
 
     /// Installs the guard in `context`, keeping its default `io_open` for allowed opens.
-    init(installingIn context: UnsafeMutablePointer<AVFormatContext>, allowLocalFiles: Bool) {
-        self.allowLocalFiles = allowLocalFiles
+    init(installingIn context: UnsafeMutablePointer<AVFormatContext>, allowing protocols: Set<String>) {
+        allowed = protocols
         defaultOpen = context.pointee.io_open
         context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
         context.pointee.io_open = { context, pb, url, flags, options in
@@ -37,8 +39,8 @@ final class NestedOpenGuard {
                       _ url: UnsafePointer<CChar>?, _ flags: Int32,
                       _ options: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
         let name = url.map { String(cString: $0) } ?? ""
-        let isLocalFile = url.flatMap { avio_find_protocol_name($0) }.map { String(cString: $0) } == "file"
-        guard allowLocalFiles, isLocalFile, let defaultOpen else {
+        let scheme = url.flatMap { avio_find_protocol_name($0) }.map { String(cString: $0) }
+        guard let scheme, allowed.contains(scheme), let defaultOpen else {
             if refused.count < 8 { refused.append(name) }
             return avp_error_eperm()
         }
@@ -49,8 +51,10 @@ final class NestedOpenGuard {
     func verify(path: String) throws(AVPipelineError) {
         guard let first = refused.first else { return }
         let others = refused.count > 1 ? " and \(refused.count - 1) more" : ""
-        let reason = allowLocalFiles
+        let reason = allowed == ["file"]
             ? "it refers to '\(first)'\(others), which is not a local file (network inputs are never opened)"
+            : !allowed.isEmpty
+            ? "it refers to '\(first)'\(others), which is not read through an allowed protocol (\(allowed.sorted().joined(separator: ",")))"
             : "it refers to another input ('\(first)'\(others)); indirection is not allowed (--allow-indirection)"
         throw .inputPolicy(path: path, reason: reason)
     }

@@ -29,7 +29,7 @@ public final class Player: Sendable {
     public var playsAudio: Bool { session.hasAudio }
 
     private let demuxer: Demuxer
-    private let session: PlayerSession
+    private let session: PlaybackSession
     private let lanes: LockedState<OwnershipTransfer<Lanes>?>
     private let control: PlaybackControl?
     private let volumeState: LockedState<(volume: Float, muted: Bool)>
@@ -47,7 +47,8 @@ public final class Player: Sendable {
     }
 
     /// Opens the file, its decoders, the window and the audio device. Throws when the file cannot
-    /// be played at all (no track to play, or neither a display nor an audio device).
+    /// be played at all: no track to play, or `deviceUnavailable` naming the device that is missing
+    /// for the tracks asked for (the display for a picture alone, the audio output otherwise).
     public init(path: String, options: PlayerOptions = .init()) throws {
         guard (0...1).contains(options.volume) else {
             throw AVPipelineError.invalidOption(name: "volume", value: "\(options.volume)", reason: "must be between 0 and 1")
@@ -59,6 +60,7 @@ public final class Player: Sendable {
         info = demuxer.info
         var notices: [String] = []
         var lanes = Lanes()
+        var missingDisplay: Unavailable?
 
         if options.playsVideo, info.hasVideo {
             let decoder = try demuxer.videoTrack(options.videoTrack).decodeVideo()
@@ -67,19 +69,26 @@ public final class Player: Sendable {
             let title = options.windowTitle ?? String(path.split(separator: "/").last ?? Substring(path))
             switch try Self.unavailable({ try SDLVideoWindow(title: title, format: lane.format, fullscreen: options.fullscreen) }) {
             case .success(let window): (lanes.window, lanes.video) = (window, lane)
-            case .failure(let reason): notices.append("\(reason): playing the sound only")
+            case .failure(let missing):
+                missingDisplay = missing
+                notices.append("\(missing): playing the sound only")
             }
         }
         if options.playsAudio, info.hasAudio {
             let decoder = try demuxer.audioTrack(options.audioTrack).decodeAudio()
             switch try Self.unavailable({ try AudioLane(decoder: decoder, device: options.audioDevice, volume: options.volume) }) {
             case .success(let lane): lanes.audio = lane
-            case .failure(let reason) where lanes.video != nil:
-                notices.append("no audio output device (\(reason)): showing the picture on the wall clock, without sound")
-            case .failure(let reason): throw AVPipelineError.deviceUnavailable(reason: reason.reason)
+            case .failure(let missing) where lanes.video != nil:
+                notices.append("\(missing): showing the picture on the wall clock, without sound")
+            case .failure(let missing):
+                // Neither device: both are named, the one for the sound first (it alone would do).
+                guard let missingDisplay else { throw missing.error }
+                throw AVPipelineError.deviceUnavailable(.audioOutput, reason: "\(missing.reason); and \(missingDisplay)")
             }
         }
         guard lanes.audio != nil || lanes.video != nil else {
+            // The picture was asked for and nothing else plays: the display is what is missing.
+            if let missingDisplay { throw missingDisplay.error }
             throw AVPipelineError.invalidOption(name: "tracks", value: path,
                                                 reason: info.hasAudio || info.hasVideo ? "every track was turned off"
                                                     : "the file has no audio or video track to play")
@@ -91,7 +100,7 @@ public final class Player: Sendable {
         end = demuxer.info.duration.map { start + $0.seconds }
         control = lanes.audio?.control
         volumeState = LockedState((options.volume, false))
-        session = PlayerSession(clock: PlaybackClock(start: start, audio: lanes.audio?.clockSide),
+        session = PlaybackSession(clock: PlaybackClock(start: start, audio: lanes.audio?.clockSide),
                                 hasAudio: lanes.audio != nil, hasVideo: lanes.video != nil)
         self.lanes = LockedState(OwnershipTransfer(lanes))
         if let offset = options.start, offset.seconds > 0 { try seek(to: offset) }
@@ -113,7 +122,7 @@ public final class Player: Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             if let audio = lanes.audio {
                 let transfer = OwnershipTransfer(audio)
-                group.addTask { await PlayerSession.guarded(session) { try await transfer.value.run(session) } }
+                group.addTask { await PlaybackSession.guarded(session) { try await transfer.value.run(session) } }
             }
             if let video = lanes.video, let window = lanes.window {
                 VideoLane.start(video, in: &group, window: window, session: session)
@@ -239,18 +248,20 @@ public final class Player: Sendable {
         }
     }
 
-    /// Why a device is unavailable, as a value (other errors are thrown).
+    /// A device that is unavailable, as a value (other errors are thrown): "no display (why)".
     private struct Unavailable: Error, CustomStringConvertible {
+        let device: DeviceKind
         let reason: String
-        var description: String { reason }
+        var error: AVPipelineError { .deviceUnavailable(device, reason: reason) }
+        var description: String { "no \(device) (\(reason))" }
     }
 
     private static func unavailable<T>(_ open: () throws -> T) throws -> Result<T, Unavailable> {
         do {
             return .success(try open())
         } catch let error as AVPipelineError {
-            guard case .deviceUnavailable(let reason) = error else { throw error }
-            return .failure(Unavailable(reason: reason))
+            guard case .deviceUnavailable(let device, let reason) = error else { throw error }
+            return .failure(Unavailable(device: device, reason: reason))
         }
     }
 }

@@ -180,7 +180,7 @@ final class PushedAudioInput: AudioInput, @unchecked Sendable {
         await #expect {
             _ = try await capture.next()
         } throws: { error in
-            guard case AVPipelineError.inputDeviceUnavailable(let reason) = error else { return false }
+            guard case AVPipelineError.deviceUnavailable(.audioInput, let reason) = error else { return false }
             return reason.contains("no audio")
         }
         #expect(input.isClosed)

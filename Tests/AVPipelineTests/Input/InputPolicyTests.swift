@@ -153,6 +153,29 @@ import TestSupport
         }
     }
 
+    /// A policy names only protocols the library can read through (no network protocol yet), and
+    /// at least one; the default is the local file alone.
+    @Test(arguments: [Set<String>(), ["https"], ["file", "tcp"]])
+    func protocolsBeyondTheReadableOnesAreUsageErrors(_ protocols: Set<String>) {
+        #expect(InputPolicy.default.protocols == ["file"])
+        #expect { try Demuxer(bytes: [1, 2, 3], options: .init(inputPolicy: .init(protocols: protocols))) } throws: {
+            ($0 as? AVPipelineError)?.category == .usage && "\($0)".contains("input protocols")
+        }
+    }
+
+    /// A URL and a capture device are inputs of their own kind, refused until they can be read:
+    /// the URL by the policy (its scheme is not an allowed protocol), the device as unavailable.
+    @Test func urlAndDeviceInputsAreRefusedForNow() {
+        #expect { try InputContext(source: .url("https://example.com/movie.mp4")) } throws: {
+            guard case AVPipelineError.inputPolicy(_, let reason) = $0 else { return false }
+            return reason.contains("'https' protocol")
+        }
+        #expect { try InputContext(source: .device(.camera, name: "/dev/video0")) } throws: {
+            guard case AVPipelineError.deviceUnavailable(.camera, _) = $0 else { return false }
+            return "\($0)".hasPrefix("no camera available")
+        }
+    }
+
     // MARK: memory input
 
     /// The in-memory path (custom AVIO) reads exactly what the file path reads.

@@ -74,6 +74,27 @@ import TestSupport
         #expect(statistics.framesShown > 0)
     }
 
+    /// Without a display, showing pictures fails with an error that names the display, not the
+    /// audio output, and says what to do; so does a player asked for the picture alone.
+    @Test func withoutADisplayTheErrorNamesTheDisplay() throws {
+        let folder = TemporaryDirectory()
+        let clip = folder.file("clip.mp4")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=10:duration=0.5",
+                                 "-c:v", "libx264", clip])
+        let headless = ["DISPLAY": "", "WAYLAND_DISPLAY": ""]
+        func expectNoDisplay(_ open: () throws -> Void) {
+            #expect {
+                try Self.withEnvironment(headless, open)
+            } throws: { error in
+                guard case AVPipelineError.deviceUnavailable(.display, let reason) = error else { return false }
+                return "\(error)".hasPrefix("no display available: ") && reason.contains("Xvfb")
+                    && (error as? AVPipelineError)?.category == .unsupported
+            }
+        }
+        expectNoDisplay { _ = try VideoRenderer(upstream: try Demuxer(path: clip).videoTrack().decodeVideo()) }
+        expectNoDisplay { _ = try Player(path: clip, options: .init(playsAudio: false)) }
+    }
+
     /// Paused before it runs, a player begun at `start` shows ffmpeg's frame round(start × 30),
     /// and not a neighbour; each `seek(to:)` while paused shows the frame of its target.
     @Test func aPausedPlayerShowsTheFrameAtItsStartAndAtEachSeek() async throws {

@@ -156,7 +156,7 @@ public final class DeviceCapture: SampleSource {
                 waited = ring.fill == 0 ? waited + seconds : 0
                 if waited > options.stallTimeout {
                     finishCapture()
-                    throw AVPipelineError.inputDeviceUnavailable(reason: "\(deviceName) delivered no audio for \(Int(options.stallTimeout)) s")
+                    throw AVPipelineError.deviceUnavailable(.audioInput, reason: "\(deviceName) delivered no audio for \(Int(options.stallTimeout)) s")
                 }
                 try? await Task.sleep(for: .seconds(seconds))
             }

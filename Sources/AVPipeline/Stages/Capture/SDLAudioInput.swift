@@ -5,13 +5,9 @@ import Synchronization
 /// The audio input (capture) devices of the system.
 public enum AudioInputDevices {
     /// Names of the input devices, as `DeviceCapture.Options.device` takes them; throws
-    /// `inputDeviceUnavailable` when no audio driver can start.
+    /// `deviceUnavailable` (`.audioInput`) when no audio driver can start.
     public static func names() throws -> [String] {
-        do {
-            try SDLAudio.acquire()
-        } catch .deviceUnavailable(let reason) {
-            throw AVPipelineError.inputDeviceUnavailable(reason: reason)
-        }
+        try SDLAudio.acquire(for: .audioInput)
         defer { SDLAudio.release() }
         return SDLAudioInput.deviceNames()
     }
@@ -39,20 +35,16 @@ final class SDLAudioInput: AudioInput, @unchecked Sendable {
     /// (nil: the device's own) in 32-bit float, and taking whatever rate, channels and format the
     /// device grants instead.
     init(deviceName: String?, sampleRate: Int?, channelCount: Int?) throws(AVPipelineError) {
-        do {
-            try SDLAudio.acquire()
-        } catch .deviceUnavailable(let reason) {
-            throw .inputDeviceUnavailable(reason: reason)
-        }
+        try SDLAudio.acquire(for: .audioInput)
         let names = Self.deviceNames()
         if let deviceName, !names.contains(deviceName) {
             SDLAudio.release()
-            throw .inputDeviceUnavailable(reason: "no input device is named '\(deviceName)'; the devices are: "
+            throw .deviceUnavailable(.audioInput, reason: "no input device is named '\(deviceName)'; the devices are: "
                                           + (names.isEmpty ? "none" : names.map { "'\($0)'" }.joined(separator: ", ")))
         }
         if deviceName == nil && names.isEmpty {
             SDLAudio.release()
-            throw .inputDeviceUnavailable(reason: "the audio driver (\(SDLAudio.driverName ?? "none")) lists no input device")
+            throw .deviceUnavailable(.audioInput, reason: "the audio driver (\(SDLAudio.driverName ?? "none")) lists no input device")
         }
         let preferred = Self.preferredSpec(of: deviceName, among: names)
         slot = RingSlot()
@@ -79,7 +71,7 @@ final class SDLAudioInput: AudioInput, @unchecked Sendable {
         guard id != 0, let sampleFormat = SampleFormat(sdl: obtained.format), obtained.freq > 0, obtained.channels > 0 else {
             let reason = SDLAudio.lastError
             SDLAudio.release()
-            throw .inputDeviceUnavailable(reason: "\(deviceName.map { "'\($0)'" } ?? "the default input") cannot be opened (audio driver: \(SDLAudio.driverName ?? "none")): \(reason)")
+            throw .deviceUnavailable(.audioInput, reason: "\(deviceName.map { "'\($0)'" } ?? "the default input") cannot be opened (audio driver: \(SDLAudio.driverName ?? "none")): \(reason)")
         }
         self.id = id
         name = deviceName ?? "the default input"

@@ -123,6 +123,8 @@ final class InputBytes {
 
     init?(_ source: InputSource) {
         switch source {
+        case .url, .device:
+            return nil
         case .memory(_, let bytes):
             memory = bytes
             fd = -1

@@ -17,26 +17,25 @@ public struct AudioRendererOptions: Sendable {
 /// Plays PCM on an audio output device (SDL2: PulseAudio/PipeWire/ALSA on Linux, CoreAudio on macOS).
 ///
 /// The device pulls: its callback copies from a bounded ring of PCM (silence and an underrun count
-/// when the ring runs dry). `run()` is the pump: it pulls from the pipeline only while the ring is
-/// below its high watermark, then rests until the device has played it down to the low watermark,
-/// so the device clock paces decoding and demuxing, and a paused device stops the whole pipeline.
+/// when the ring runs dry). `run()` turns an `AudioPump`: it pulls from the pipeline only while the
+/// ring is below its high watermark, then rests until the device has played it down to the low
+/// watermark, so the device clock paces decoding and demuxing, and a paused device stops the whole
+/// pipeline.
 /// Audio is converted to whatever format the device granted. At end of stream `run()` waits until
 /// the last sample has been played.
 public final class AudioRenderer<Upstream: SampleSource> where Upstream.Buffer == PCMBuffer {
     public typealias Options = AudioRendererOptions
 
     /// The format the device plays (what the pipeline's PCM is converted to).
-    public var deviceFormat: AudioFormat { output.format }
+    public var deviceFormat: AudioFormat { pump.output.format }
     /// Pause/resume, stop, volume, position and counters, usable from any task.
     public let control: PlaybackControl
 
     private let source: Resample<Upstream>
-    private let output: any AudioOutput
-    private let feed: RenderFeed
-    private let pollInterval: Duration
+    private let pump: AudioPump
 
-    /// Opens the device (paused; `run()` starts it). Throws `deviceUnavailable` when no device can
-    /// be opened.
+    /// Opens the device (paused; `run()` starts it). Throws `deviceUnavailable` (`.audioOutput`)
+    /// when no device can be opened.
     public convenience init(upstream: Upstream, options: Options = Options()) throws {
         try Self.validate(options)
         let output = try SDLAudioOutput(deviceName: options.device, preferred: upstream.outputFormat)
@@ -45,59 +44,37 @@ public final class AudioRenderer<Upstream: SampleSource> where Upstream.Buffer =
 
     init(upstream: Upstream, output: any AudioOutput, options: Options) throws {
         try Self.validate(options)
-        self.output = output
-        let format = output.format
-        source = try Resample(upstream: upstream, to: format)
-        let capacity = max(Int(options.bufferDuration * Double(format.sampleRate)), 2 * output.bufferFrames)
-        feed = RenderFeed(format: format, capacityFrames: capacity)
-        feed.volume = options.volume
-        output.attach(feed)
-        control = PlaybackControl(feed: feed, output: output)
-        // Wake up about four times per low-watermark period: often enough to refill in time.
-        let lowMilliseconds = capacity / 2 * 1000 / format.sampleRate
-        pollInterval = .milliseconds(min(max(lowMilliseconds / 4, 2), 50))
+        source = try Resample(upstream: upstream, to: output.format)
+        pump = AudioPump(output: output, bufferDuration: options.bufferDuration, volume: options.volume,
+                         longestRest: .milliseconds(50))
+        control = pump.control
     }
 
-    deinit { output.close() }
+    deinit { pump.output.close() }
 
     /// Plays everything from upstream and returns once the last sample was played (or `stop()` was
     /// called). Cancelling the task stops playback at once and throws `.cancelled`.
     @discardableResult
     public func run(progress: ((MediaTime) -> Void)? = nil) async throws -> RenderStatistics {
+        let (pump, output, feed) = (pump, pump.output, pump.feed)
         defer { output.close() }
-        let ring = feed.ring
-        var gate = WatermarkGate(low: ring.capacity / 2, high: ring.capacity)
-        var pending: PendingPCM?
         while !control.isStopped {
             try checkCancellation()
             progress?(control.position)
-            if pending == nil {
-                guard gate.shouldProduce(fill: ring.fill) else {
-                    control.markPrimed()
-                    try await rest()
-                    continue
-                }
+            if try await pump.wantsBuffer() {
                 guard let next = try await source.next() else { break }
-                pending = PendingPCM(next)
+                pump.queue(next)
             }
-            let taken = pending!.write(into: ring)
-            if pending!.isWritten { pending = nil }
-            if taken == 0 {
-                // The ring is full: the device may start, and the pump waits for it to play.
-                _ = gate.shouldProduce(fill: ring.fill)
-                control.markPrimed()
-                try await rest()
-            }
+            try await pump.writePending()
         }
-        feed.markEnded()
-        control.markPrimed()
+        pump.finish()
         while !control.isStopped && !feed.isDrained {
             progress?(control.position)
-            try await rest()
+            try await pump.rest()
         }
         if !control.isStopped {
             // The device's own buffers (about two callbacks' worth) still have to play out.
-            try await rest(for: .milliseconds(2 * output.bufferFrames * 1000 / feed.format.sampleRate))
+            try await pump.rest(for: .milliseconds(2 * output.bufferFrames * 1000 / feed.format.sampleRate))
         }
         progress?(control.position)
         return control.statistics
@@ -105,14 +82,6 @@ public final class AudioRenderer<Upstream: SampleSource> where Upstream.Buffer =
 
     /// The output devices the system offers (names for `Options.device`).
     public static func outputDevices() throws -> [String] { try AudioOutputDevices.names() }
-
-    private func rest(for duration: Duration? = nil) async throws {
-        do {
-            try await Task.sleep(for: duration ?? pollInterval)
-        } catch {
-            throw AVPipelineError.cancelled
-        }
-    }
 
     private static func validate(_ options: Options) throws {
         guard (0...1).contains(options.volume) else {

@@ -1,5 +1,5 @@
 /// A PCM buffer on its way into a device ring, written in as many pieces as the ring has room for
-/// (whole sample frames each time). Shared by the pumps of `AudioRenderer` and the player's audio lane.
+/// (whole sample frames each time): what `AudioPump` is writing.
 struct PendingPCM {
     let buffer: PCMBuffer
     private var offset = 0

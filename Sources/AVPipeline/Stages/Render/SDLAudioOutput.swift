@@ -5,21 +5,22 @@ import Synchronization
 /// The audio output devices of the system.
 public enum AudioOutputDevices {
     /// Names of the output devices (for `AudioRendererOptions.device`); throws `deviceUnavailable`
-    /// when no audio driver can start.
+    /// (`.audioOutput`) when no audio driver can start.
     public static func names() throws -> [String] { try SDLAudio.outputDeviceNames() }
 }
 
 /// SDL2's audio subsystem, initialised while at least one user needs it.
 enum SDLAudio {
-    static func acquire() throws(AVPipelineError) {
+    /// Starts the subsystem for an output or an input `device` (the kind a failure names).
+    static func acquire(for device: DeviceKind = .audioOutput) throws(AVPipelineError) {
         do {
-            try SDLSubsystems.acquire(avp_sdl_init_audio()) {
+            try SDLSubsystems.acquire(avp_sdl_init_audio(), for: device) {
                 SDL_SetHint("SDL_AUDIO_DEVICE_APP_NAME", "avpipe")
                 avp_silence_alsa()
             }
         } catch {
             guard avp_sdl_available() != 0 else { throw error }
-            throw .deviceUnavailable(reason: "no audio driver could start (\(lastError))")
+            throw .deviceUnavailable(device, reason: "no audio driver could start (\(lastError)); start a sound server such as PulseAudio or PipeWire")
         }
     }
 
@@ -88,7 +89,7 @@ final class SDLAudioOutput: AudioOutput, @unchecked Sendable {
             let reason = SDLAudio.lastError
             let driver = SDLAudio.driverName.map { " (audio driver: \($0))" } ?? ""
             SDLAudio.release()
-            throw .deviceUnavailable(reason: "\(deviceName.map { "'\($0)'" } ?? "the default device") cannot be opened\(driver): \(reason)")
+            throw .deviceUnavailable(.audioOutput, reason: "\(deviceName.map { "'\($0)'" } ?? "the default device") cannot be opened\(driver): \(reason)")
         }
         self.id = id
         bufferFrames = Int(obtained.samples)

@@ -9,14 +9,15 @@ enum SDLSubsystems {
     private static let users = LockedState<[UInt32: Int]>([:])
 
     /// Starts `subsystem` unless it runs already; `prepare` runs first (hints, driver quirks).
-    static func acquire(_ subsystem: UInt32, prepare: () -> Void = {}) throws(AVPipelineError) {
+    /// A failure is `deviceUnavailable` of `device`, the kind the caller wanted the subsystem for.
+    static func acquire(_ subsystem: UInt32, for device: DeviceKind, prepare: () -> Void = {}) throws(AVPipelineError) {
         try users.withLock { (counts: inout [UInt32: Int]) throws(AVPipelineError) in
             if counts[subsystem, default: 0] == 0 {
-                guard avp_sdl_available() != 0 else { throw .deviceUnavailable(reason: lastError) }
+                guard avp_sdl_available() != 0 else { throw .deviceUnavailable(device, reason: lastError) }
                 // SDL must not take over SIGINT/SIGTERM: the CLI turns them into cancellation.
                 SDL_SetHint("SDL_NO_SIGNAL_HANDLERS", "1")
                 prepare()
-                guard SDL_InitSubSystem(subsystem) == 0 else { throw .deviceUnavailable(reason: lastError) }
+                guard SDL_InitSubSystem(subsystem) == 0 else { throw .deviceUnavailable(device, reason: lastError) }
             }
             counts[subsystem, default: 0] += 1
         }

@@ -42,15 +42,15 @@ final class SDLVideoWindow: @unchecked Sendable {
     }
 
     /// Opens the window (shown black until the first picture) at the picture's display size.
-    /// Throws `deviceUnavailable` when there is no display or SDL cannot open one.
+    /// Throws `deviceUnavailable` (`.display`) when there is no display or SDL cannot open one.
     init(title: String, format: VideoFormat, fullscreen: Bool) throws(AVPipelineError) {
         #if os(Linux)
         let displays = ["DISPLAY", "WAYLAND_DISPLAY"].compactMap { (name: String) in getenv(name).map { String(cString: $0) } }
         guard displays.contains(where: { !$0.isEmpty }) else {
-            throw .deviceUnavailable(reason: "no display (neither DISPLAY nor WAYLAND_DISPLAY is set)")
+            throw .deviceUnavailable(.display, reason: "neither DISPLAY nor WAYLAND_DISPLAY is set; run under X11 or Wayland, or a virtual display such as Xvfb")
         }
         #endif
-        guard avp_sdl_available() != 0 else { throw .deviceUnavailable(reason: SDLSubsystems.lastError) }
+        guard avp_sdl_available() != 0 else { throw .deviceUnavailable(.display, reason: SDLSubsystems.lastError) }
         (inputs, continuation) = AsyncStream.makeStream(of: WindowInput.self, bufferingPolicy: .bufferingNewest(64))
         let opened = DispatchSemaphore(value: 0)
         let outcome = LockedState<Result<String, AVPipelineError>?>(nil)
@@ -175,26 +175,26 @@ private final class WindowThread {
         let (drivers, displays): (String?, String) = (nil, "")
         #endif
         do {
-            try SDLSubsystems.acquire(avp_sdl_init_video()) {
+            try SDLSubsystems.acquire(avp_sdl_init_video(), for: .display) {
                 SDL_SetHint("SDL_RENDER_SCALE_QUALITY", "linear")
                 SDL_SetHint("SDL_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR", "0")
                 if let drivers { SDL_SetHint("SDL_VIDEODRIVER", drivers) }
             }
         } catch {
-            return .failure(.deviceUnavailable(reason: "no display could be opened\(displays) (\(SDLSubsystems.lastError))"))
+            return .failure(.deviceUnavailable(.display, reason: "none could be opened\(displays) (\(SDLSubsystems.lastError)); is its server running? Or run under a virtual display such as Xvfb"))
         }
         initialised = true
         let position = Int32(avp_sdl_windowpos_centered())
         window = SDL_CreateWindow(setup.title, position, position, Int32(setup.width), Int32(setup.height),
                                   avp_sdl_window_flags(setup.fullscreen ? 1 : 0))
         guard let window else {
-            return .failure(.deviceUnavailable(reason: "the window could not be opened (\(SDLSubsystems.lastError))"))
+            return .failure(.deviceUnavailable(.display, reason: "the window could not be opened (\(SDLSubsystems.lastError))"))
         }
         // As ffplay: a hardware renderer synchronised with the display where there is one.
         renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue)
             ?? SDL_CreateRenderer(window, -1, 0)
         guard renderer != nil else {
-            return .failure(.deviceUnavailable(reason: "no renderer for the window (\(SDLSubsystems.lastError))"))
+            return .failure(.deviceUnavailable(.display, reason: "no renderer for the window (\(SDLSubsystems.lastError))"))
         }
         // Created hidden: an OpenGL renderer makes SDL destroy and recreate an X11 window, which
         // if shown would flash, and could be found by a window manager or tool just before it dies.

@@ -13,12 +13,12 @@ final class VideoLane<Pictures: SampleSource> where Pictures.Buffer == VideoFram
     let queue = BoundedHandoff(capacity: queueCapacity)
     private let source: VideoConverter<Pictures>
     private let seekGeneration: () -> Int
-    private let finished: (PlayerSession) -> Void
+    private let finished: (PlaybackSession) -> Void
 
     /// `seekGeneration` says which seek the pictures pulled so far belong to (the decoder's);
     /// `finished` runs when the lane stops (to record the decoder's statistics).
     init(pictures: Pictures, seekGeneration: @escaping () -> Int = { 0 },
-         finished: @escaping (PlayerSession) -> Void = { _ in }) throws {
+         finished: @escaping (PlaybackSession) -> Void = { _ in }) throws {
         let showable = SDLVideoWindow.textureFormat(for: pictures.outputFormat.pixelFormat) != nil
         source = try pictures.converted(VideoConversion(pixelFormat: showable ? nil : .yuv420p))
         self.seekGeneration = seekGeneration
@@ -28,7 +28,7 @@ final class VideoLane<Pictures: SampleSource> where Pictures.Buffer == VideoFram
     var format: VideoFormat { source.outputFormat }
 
     /// The decoding half (owns the pictures' source).
-    func decode(_ session: PlayerSession) async throws {
+    func decode(_ session: PlaybackSession) async throws {
         defer {
             queue.finish(.end)
             finished(session)
@@ -54,14 +54,14 @@ final class VideoLane<Pictures: SampleSource> where Pictures.Buffer == VideoFram
 
 extension VideoLane {
     /// Starts both halves in `group`: decoding (the lane moves into its task) and showing in
-    /// `window`. A failure in either stops the session (see `PlayerSession.guarded`).
+    /// `window`. A failure in either stops the session (see `PlaybackSession.guarded`).
     static func start(_ lane: VideoLane, in group: inout ThrowingTaskGroup<Void, any Error>, window: SDLVideoWindow,
-                      session: PlayerSession) {
+                      session: PlaybackSession) {
         let frameDuration = lane.format.frameRate.map { Double($0.denominator) / Double($0.numerator) } ?? 0.04
         let scheduler = PictureScheduler(queue: lane.queue, window: window, session: session, defaultDuration: frameDuration)
         let transfer = OwnershipTransfer(lane)
-        group.addTask { await PlayerSession.guarded(session) { try await transfer.value.decode(session) } }
-        group.addTask { await PlayerSession.guarded(session) { try await scheduler.run() } }
+        group.addTask { await PlaybackSession.guarded(session) { try await transfer.value.decode(session) } }
+        group.addTask { await PlaybackSession.guarded(session) { try await scheduler.run() } }
     }
 }
 
@@ -79,7 +79,7 @@ final class QueuedPicture {
 struct PictureScheduler {
     let queue: BoundedHandoff
     let window: SDLVideoWindow
-    let session: PlayerSession
+    let session: PlaybackSession
     /// A frame's duration when pictures do not say (from the stream's rate, else 25 fps).
     let defaultDuration: Double
 

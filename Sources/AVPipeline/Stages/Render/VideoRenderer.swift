@@ -22,14 +22,15 @@ public final class VideoRenderer<Upstream: SampleSource> where Upstream.Buffer =
     public typealias Options = VideoRendererOptions
 
     private let window: SDLVideoWindow
-    private let session: PlayerSession
+    private let session: PlaybackSession
     private let lane: LockedState<OwnershipTransfer<VideoLane<Upstream>>?>
 
-    /// Opens the window (black until the first picture). Throws `deviceUnavailable` without a display.
+    /// Opens the window (black until the first picture). Throws `deviceUnavailable` (`.display`)
+    /// without a display, saying what to do.
     public init(upstream: Upstream, options: Options = .init()) throws {
         let lane = try VideoLane(pictures: upstream)
         window = try SDLVideoWindow(title: options.title, format: lane.format, fullscreen: options.fullscreen)
-        session = PlayerSession(clock: PlaybackClock(start: 0, audio: nil), hasAudio: false, hasVideo: true)
+        session = PlaybackSession(clock: PlaybackClock(start: 0, audio: nil), hasAudio: false, hasVideo: true)
         self.lane = LockedState(OwnershipTransfer(lane))
     }
 

@@ -1,7 +1,8 @@
 /// What the lanes of one playback share: the master clock, pause/stop, the seek generation and
 /// target, which lanes have reached their end, the first failure and the counters. Every field
-/// is behind one lock; the lanes read a snapshot each turn of their loops.
-final class PlayerSession: Sendable {
+/// is behind one lock; the lanes read a snapshot each turn of their loops. It lives with the render
+/// stages, below `Player`: `VideoRenderer` runs a video lane on one of its own.
+final class PlaybackSession: Sendable {
     struct State: Sendable {
         var paused = false
         var stopped = false
@@ -81,7 +82,7 @@ final class PlayerSession: Sendable {
     /// Runs a lane; its failure stops the playback and is kept for `run()` to throw. (Lanes are
     /// cancelled only once playback has ended, or by the caller's cancellation, which `run()`
     /// reports itself.)
-    static func guarded(_ session: PlayerSession, _ body: () async throws -> Void) async {
+    static func guarded(_ session: PlaybackSession, _ body: () async throws -> Void) async {
         do { try await body() } catch { if !Task.isCancelled { session.fail(error) } }
     }
 
