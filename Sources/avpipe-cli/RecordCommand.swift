@@ -99,7 +99,7 @@ struct Record: AsyncParsableCommand {
                             capture: DeviceCapture.Options(device: device, sampleRate: audioFormat.rate, channelCount: audioFormat.channels,
                                                            bufferDuration: buffer, duration: duration?.time),
                             bitrate: bitrate?.bitsPerSecond, faststart: faststart,
-                            fragment: MediaTime(value: Int64((fragment * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000)),
+                            fragment: MediaTime(seconds: fragment),
                             hls: hls.options)
         let graceful = GracefulStop()
         try await CommandRunner.run(logging: logging, graceful: graceful) {

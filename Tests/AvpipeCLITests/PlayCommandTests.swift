@@ -58,12 +58,8 @@ import TestSupport
     /// On a terminal, play's status line measures its speed by what was played: a jump (here
     /// `--start 4`, which seeks) moves the position but plays nothing, so the speed stays about
     /// 1× real time instead of counting the 4 s skipped (it said "40× real time").
-    @Test func theSpeedOnTheStatusLineLeavesOutSeeks() throws {
-        let (started, reason) = PulseAudioServer.start()
-        guard let server = started else {
-            print("notice: skipping the status-line test: \(reason ?? "PulseAudio cannot start")")
-            return
-        }
+    @Test(.needsSoundServer) func theSpeedOnTheStatusLineLeavesOutSeeks() throws {
+        let server = try PulseAudioServer.started()
         let folder = TemporaryDirectory()
         let source = folder.file("tone.m4a")
         try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=6", "-c:a", "aac", source])
@@ -79,12 +75,8 @@ import TestSupport
 
     /// The real thing: avpipe plays a two-tone file through a private PulseAudio daemon's null sink;
     /// parec records the sink's monitor, and the recording must match the source.
-    @Test func playsThroughARealPulseAudioServer() async throws {
-        let (started, reason) = PulseAudioServer.start()
-        guard let server = started else {
-            print("notice: skipping the real-device test: \(reason ?? "PulseAudio cannot start")")
-            return
-        }
+    @Test(.needsSoundServer) func playsThroughARealPulseAudioServer() async throws {
+        let server = try PulseAudioServer.started()
         let folder = TemporaryDirectory()
         let source = folder.file("tone.m4a")
         try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=1.5",

@@ -162,14 +162,14 @@ public final class Player: Sendable {
     /// Where playback is, from the file's start.
     public var position: MediaTime {
         let seconds = max(0, session.clock.now() - start)
-        return MediaTime(value: Int64((seconds * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000))
+        return MediaTime(seconds: seconds)
     }
 
     /// How much media time has played, jumps left out: what a speed is measured by (a seek, or
     /// `PlayerOptions.start`, moves `position` without playing anything).
     public var played: MediaTime {
         let seconds = span.withLock { $0.before + max(0, session.clock.now() - $0.from) }
-        return MediaTime(value: Int64((seconds * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000))
+        return MediaTime(seconds: seconds)
     }
 
     public var isPaused: Bool { session.snapshot.paused }
@@ -193,7 +193,7 @@ public final class Player: Sendable {
     public func seek(to time: MediaTime) throws {
         var target = start + max(0, time.seconds)
         if let end { target = min(target, end) }
-        try demuxer.seek(to: MediaTime(value: Int64((target * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000)), mode: .exact)
+        try demuxer.seek(to: MediaTime(seconds: target), mode: .exact)
         let reached = session.clock.now()
         span.withLock { span in (span.before, span.from) = (span.before + max(0, reached - span.from), target) }
         let generation = session.beginSeek()
@@ -203,7 +203,7 @@ public final class Player: Sendable {
     /// Jumps by `seconds` from the current position (negative: back).
     public func seek(by seconds: Double) throws {
         let target = max(0, position.seconds + seconds)
-        try seek(to: MediaTime(value: Int64((target * 1_000_000).rounded()), timeBase: Rational(1, 1_000_000)))
+        try seek(to: MediaTime(seconds: target))
     }
 
     /// 0 … 1; muting keeps it.

@@ -8,12 +8,8 @@ import TestSupport
 /// beside suites whose blocking calls can hold the concurrency pool's threads for many seconds,
 /// so they wait generously and check counts rather than timings.
 @Suite(.serialized) struct PlayerTests {
-    @Test func aVideoOnlyPlayerPausesSeeksAndEndsFromAnyTask() async throws {
-        let (started, problem) = XvfbServer.start()
-        guard let server = started else {
-            print("notice: skipping the Player test: \(problem ?? "Xvfb cannot start")")
-            return
-        }
+    @Test(.needsDisplay) func aVideoOnlyPlayerPausesSeeksAndEndsFromAnyTask() async throws {
+        let server = try XvfbServer.started()
         let folder = TemporaryDirectory()
         let clip = folder.file("clip.mp4")
         try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=4",
@@ -53,12 +49,8 @@ import TestSupport
 
     /// Any source of pictures shows in a window at its own pace: 2 s of pictures take 2 s, and
     /// each is shown or (late, under load) dropped.
-    @Test func aVideoRendererShowsDecodedPicturesOnTheWallClock() async throws {
-        let (started, problem) = XvfbServer.start()
-        guard let server = started else {
-            print("notice: skipping the VideoRenderer test: \(problem ?? "Xvfb cannot start")")
-            return
-        }
+    @Test(.needsDisplay) func aVideoRendererShowsDecodedPicturesOnTheWallClock() async throws {
+        let server = try XvfbServer.started()
         let folder = TemporaryDirectory()
         let clip = folder.file("clip.mkv")
         try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=2",
@@ -97,12 +89,8 @@ import TestSupport
 
     /// Paused before it runs, a player begun at `start` shows ffmpeg's frame round(start × 30),
     /// and not a neighbour; each `seek(to:)` while paused shows the frame of its target.
-    @Test func aPausedPlayerShowsTheFrameAtItsStartAndAtEachSeek() async throws {
-        let (started, problem) = XvfbServer.start()
-        guard let server = started else {
-            print("notice: skipping the Player picture test: \(problem ?? "Xvfb cannot start")")
-            return
-        }
+    @Test(.needsDisplay) func aPausedPlayerShowsTheFrameAtItsStartAndAtEachSeek() async throws {
+        let server = try XvfbServer.started()
         let folder = TemporaryDirectory()
         let clip = folder.file("clip.mp4")
         try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=10",
@@ -131,12 +119,8 @@ import TestSupport
     /// Pictures whose time has passed when their turn comes are dropped and counted: a source that
     /// stalls for 1.5 s after its 10th picture makes the pictures due meanwhile (over 35: it may read
     /// at most 4 ahead) late by more than a frame. Every decoded picture is shown or dropped.
-    @Test func latePicturesAreDroppedAndCounted() async throws {
-        let (started, problem) = XvfbServer.start()
-        guard let server = started else {
-            print("notice: skipping the dropping test: \(problem ?? "Xvfb cannot start")")
-            return
-        }
+    @Test(.needsDisplay) func latePicturesAreDroppedAndCounted() async throws {
+        let server = try XvfbServer.started()
         let folder = TemporaryDirectory()
         let clip = folder.file("clip.mp4")
         try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=3",
@@ -163,12 +147,8 @@ import TestSupport
     /// reads its second (±45 ms), so the position is the audio clock; `pause()` holds it and
     /// silences the sink; `seek(to:)` moves it (the beeps heard next are the new position's); `stop()`
     /// ends the playback before the end.
-    @Test func aPlayerStartedWithPlayFollowsTheAudioClock() async throws {
-        let (started, problem) = PulseAudioServer.start()
-        guard let server = started else {
-            print("notice: skipping the Player audio test: \(problem ?? "PulseAudio cannot start")")
-            return
-        }
+    @Test(.needsSoundServer) func aPlayerStartedWithPlayFollowsTheAudioClock() async throws {
+        let server = try PulseAudioServer.started()
         let folder = TemporaryDirectory()
         let clip = folder.file("beeps.m4a")
         try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi",
