@@ -19,7 +19,7 @@ struct Remux: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Media file to copy from.", valueName: "input"))
     var input: String
 
-    @Argument(help: ArgumentHelp("Output file: \(MuxContainer.extensionsText).", valueName: "output"))
+    @Argument(help: ArgumentHelp("Output file: \(Container.extensionsText).", valueName: "output"))
     var output: String
 
     @Option(help: ArgumentHelp("Which audio tracks to copy: N (from 0, in the file's order) or all.", valueName: "N|all"))
@@ -71,7 +71,7 @@ struct Remux: AsyncParsableCommand {
 /// A stream copy of a file's chosen tracks into a container (what `remux` and `hls` do).
 struct CopyJob: Sendable {
     let input: String, output: String
-    let container: MuxContainer
+    let container: Container
     let audio: CopyPlan.Choice, video: CopyPlan.Choice
     let subtitles: Bool, keepsMetadata: Bool
     let options: Muxer.Options
