@@ -76,7 +76,7 @@ struct Decode: AsyncParsableCommand {
         }
         try OutputPaths.ensureOneStandardOutput([output, video])
         if let video, video != OutputPaths.standardOutput {
-            guard ["y4m", "yuv"].contains(OutputPaths.fileExtension(video)) else {
+            guard let container = Container(path: video), container == .y4m || container == .rawYUV else {
                 throw ValidationError("--video writes pictures: name the file .y4m or .yuv (got '\(video)')")
             }
             try OutputPaths.ensureDistinct(input: input, output: video)
@@ -151,7 +151,7 @@ struct Decode: AsyncParsableCommand {
                                 try await Self.writePictures(videoDecoder, to: video, overwrite: overwrite, progress: progress)
                             }
                             progress.finish(at: summary.duration)
-                            if OutputPaths.fileExtension(video) == "yuv", let format = written {
+                            if Container(path: video) == .rawYUV, let format = written {
                                 printNotice("\(video): raw \(format.pixelFormat) \(format.width)x\(format.height) pictures (ffplay -f rawvideo -pixel_format \(format.pixelFormat) -video_size \(format.width)x\(format.height) \(video))")
                             }
                             reportSkippedPackets(videoDecoder.statistics)
