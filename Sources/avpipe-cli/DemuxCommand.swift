@@ -29,9 +29,12 @@ struct Demux: AsyncParsableCommand {
     @Option(help: "Which audio track, counting from 0 in file order (default: the main one).")
     var audioTrack: Int?
 
-    @OptionGroup var track: VideoTrackOption
+    @Option(help: "Which video track, counting from 0 in file order (default: the main one).")
+    var videoTrack: Int?
 
-    @OptionGroup var common: FileCommandOptions
+    @OptionGroup var inputOptions: InputOptions
+    @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
         guard audio != nil || video != nil else { throw ValidationError("nothing to do: pass --audio and/or --video") }
@@ -49,16 +52,16 @@ struct Demux: AsyncParsableCommand {
         }
         try OutputPaths.ensureOneStandardOutput([audio, video])
         if let audio, let video, audio == video { throw ValidationError("--audio and --video name the same file") }
-        for (name, value) in [("--audio-track", audioTrack), ("--video-track", track.videoTrack)] {
+        for (name, value) in [("--audio-track", audioTrack), ("--video-track", videoTrack)] {
             if let value, value < 0 { throw ValidationError("\(name) counts from 0 (got \(value))") }
         }
     }
 
     func run() async throws {
-        let (input, audio, video, audioTrack, videoTrack) = (input, audio, video, audioTrack, track.videoTrack)
-        let demuxerOptions = common.input.demuxerOptions
-        let overwrite = common.output.overwrite
-        try await CommandRunner.run(logging: common.logging) {
+        let (input, audio, video, audioTrack, videoTrack) = (input, audio, video, audioTrack, videoTrack)
+        let demuxerOptions = inputOptions.demuxerOptions
+        let overwrite = outputOptions.overwrite
+        try await CommandRunner.run(logging: logging) {
             let demuxer = try Demuxer(path: input, options: demuxerOptions)
             // Every check that can fail is done before either output is started.
             let audioIndex = try audio.map { path in try AudioOutput.check(demuxer, track: audioTrack, path: path) }

@@ -26,16 +26,17 @@ struct Frame: AsyncParsableCommand {
     @Option(name: .customLong("out"), help: ArgumentHelp("PNG file to write (a pattern or base name for a series).", valueName: "file"))
     var output: String
 
-    @OptionGroup var size: PictureSizeOptions
-    @OptionGroup var track: VideoTrackOption
+    @OptionGroup var picture: PictureOptions
 
-    @OptionGroup var common: FileCommandOptions
+    @OptionGroup var inputOptions: InputOptions
+    @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
         guard !at.isEmpty || every != nil else { throw ValidationError("say when: --at TIME (repeatable) or --every SECONDS") }
         guard at.isEmpty || every == nil else { throw ValidationError("--at and --every exclude each other") }
         if let every, every.time.value <= 0 { throw ValidationError("--every must be positive") }
-        let (width, height, videoTrack) = (size.width, size.height, track.videoTrack)
+        let (width, height, videoTrack) = (picture.width, picture.height, picture.videoTrack)
         guard width == nil || height == nil else { throw ValidationError("give --width or --height, not both: the other follows the picture") }
         for (name, value) in [("--width", width), ("--height", height)] {
             if let value, !(1...16384).contains(value) { throw ValidationError("\(name) must be between 1 and 16384 (got \(value))") }
@@ -46,9 +47,9 @@ struct Frame: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (input, output, times, every, overwrite) = (input, output, at.map(\.time), every?.time, common.output.overwrite)
-        let (width, height, videoTrack, demuxerOptions) = (size.width, size.height, track.videoTrack, common.input.demuxerOptions)
-        try await CommandRunner.run(logging: common.logging) {
+        let (input, output, times, every, overwrite) = (input, output, at.map(\.time), every?.time, outputOptions.overwrite)
+        let (width, height, videoTrack, demuxerOptions) = (picture.width, picture.height, picture.videoTrack, inputOptions.demuxerOptions)
+        try await CommandRunner.run(logging: logging) {
             let demuxer = try Demuxer(path: input, options: demuxerOptions)
             let decoder = try demuxer.videoTrack(videoTrack).decodeVideo()
             let format = try PNGWriter.pixelFormat(for: decoder.outputFormat.pixelFormat)

@@ -37,7 +37,9 @@ struct HLS: AsyncParsableCommand {
     var realtime = false
 
     @OptionGroup var hls: HLSArguments
-    @OptionGroup var common: FileCommandOptions
+    @OptionGroup var inputOptions: InputOptions
+    @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
         guard Container(path: output) == .hls else { throw ValidationError("--out names the playlist: NAME.m3u8 (got '\(output)')") }
@@ -46,10 +48,10 @@ struct HLS: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let options = Muxer.Options(overwrite: common.output.overwrite, realtime: realtime, hls: hls.options)
+        let options = Muxer.Options(overwrite: outputOptions.overwrite, realtime: realtime, hls: hls.options)
         let job = CopyJob(input: input, output: output, container: .hls, audio: audioTrack?.choice ?? .all,
                           video: audioOnly ? .none : videoTrack?.choice ?? .all, subtitles: !audioOnly, keepsMetadata: true,
-                          options: options, demuxerOptions: common.input.demuxerOptions)
-        try await CommandRunner.run(logging: common.logging) { try await job.run() }
+                          options: options, demuxerOptions: inputOptions.demuxerOptions)
+        try await CommandRunner.run(logging: logging) { try await job.run() }
     }
 }

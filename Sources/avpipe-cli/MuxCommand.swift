@@ -34,7 +34,9 @@ struct Mux: AsyncParsableCommand {
     var fps: FrameRateArgument?
 
     @OptionGroup var layout: MuxLayoutOptions
-    @OptionGroup var common: FileCommandOptions
+    @OptionGroup var inputOptions: InputOptions
+    @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
         guard video != nil || audio != nil || !inputs.isEmpty else { throw ValidationError("nothing to mux: pass --video and/or --audio (or -i)") }
@@ -44,11 +46,11 @@ struct Mux: AsyncParsableCommand {
 
     func run() async throws {
         let (video, audio, inputs, output, fps) = (video, audio, inputs, output, fps?.rate)
-        let demuxerOptions = common.input.demuxerOptions
-        var layoutOptions = layout.options(overwrite: common.output.overwrite)
+        let demuxerOptions = inputOptions.demuxerOptions
+        var layoutOptions = layout.options(overwrite: outputOptions.overwrite)
         layoutOptions.container = layout.container(for: output)
         let baseOptions = layoutOptions
-        try await CommandRunner.run(logging: common.logging) {
+        try await CommandRunner.run(logging: logging) {
             var videoSource = try video.map { (path: $0, demuxer: try Demuxer(path: $0, options: demuxerOptions)) }
             var audioSource = try audio.map { (path: $0, demuxer: try Demuxer(path: $0, options: demuxerOptions)) }
             for input in inputs {

@@ -28,7 +28,9 @@ struct Remux: AsyncParsableCommand {
     var noMetadata = false
 
     @OptionGroup var layout: MuxLayoutOptions
-    @OptionGroup var common: FileCommandOptions
+    @OptionGroup var inputOptions: InputOptions
+    @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
         let (audioOnly, videoOnly, audioTrack, videoTrack) = (tracks.audioOnly, tracks.videoOnly, tracks.audioTrack, tracks.videoTrack)
@@ -47,8 +49,8 @@ struct Remux: AsyncParsableCommand {
         let job = CopyJob(input: input, output: output, container: container,
                           audio: tracks.audio, video: tracks.video(into: container),
                           subtitles: tracks.subtitles, keepsMetadata: !noMetadata,
-                          options: layout.options(overwrite: common.output.overwrite), demuxerOptions: common.input.demuxerOptions)
-        try await CommandRunner.run(logging: common.logging) { try await job.run() }
+                          options: layout.options(overwrite: outputOptions.overwrite), demuxerOptions: inputOptions.demuxerOptions)
+        try await CommandRunner.run(logging: logging) { try await job.run() }
     }
 }
 
