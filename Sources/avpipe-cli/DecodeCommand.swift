@@ -30,7 +30,7 @@ struct Decode: AsyncParsableCommand {
     var audioTrack: Int?
 
     @Option(name: .customLong("format"), help: ArgumentHelp("Audio file format when the name does not say it: wav, pcm, flac, aiff, mp3, opus.", valueName: "format"))
-    var fileFormat: AudioFileFormat?
+    var fileFormat: FormatArgument<AudioFileContainers>?
 
     @Option(help: ArgumentHelp("Picture file to write the video to: .y4m (YUV4MPEG2) or .yuv (raw planes).", valueName: "file"))
     var video: String?
@@ -71,13 +71,13 @@ struct Decode: AsyncParsableCommand {
         guard !(null && (output != nil || video != nil)) else { throw ValidationError("--null writes nothing: leave out --out and --video") }
         if let output {
             try OutputPaths.ensureDistinct(input: input, output: output)
-            guard fileFormat != nil || output == OutputPaths.standardOutput || AudioFileFormat(path: output) != nil else {
+            guard fileFormat != nil || output == OutputPaths.standardOutput || Container(path: output)?.isAudioFile == true else {
                 throw ValidationError("cannot tell the audio format from '\(output)': name it .wav, .flac, .aiff, .pcm, .mp3 or .opus, or pass --format")
             }
         }
         try OutputPaths.ensureOneStandardOutput([output, video])
         if let video, video != OutputPaths.standardOutput {
-            guard ["y4m", "yuv"].contains(OutputPaths.fileExtension(video)) else {
+            guard let container = Container(path: video), container == .y4m || container == .rawYUV else {
                 throw ValidationError("--video writes pictures: name the file .y4m or .yuv (got '\(video)')")
             }
             try OutputPaths.ensureDistinct(input: input, output: video)
@@ -88,7 +88,7 @@ struct Decode: AsyncParsableCommand {
     func run() async throws {
         let (input, output, video, overwrite, demuxerOptions) = (input, output, video, outputOptions.overwrite, inputOptions.demuxerOptions)
         let (start, duration, null, audioTrack) = (start?.time, duration?.time, null, audioTrack)
-        let fileFormat = fileFormat ?? (output == OutputPaths.standardOutput ? .wav : output.flatMap(AudioFileFormat.init(path:)))
+        let fileFormat = fileFormat?.container ?? (output == OutputPaths.standardOutput ? .wav : output.flatMap(Container.init(path:)))
         let request = AudioFormatRequest(sampleFormat: SampleFormat(rawValue: sampleFormat)!.packed, sampleRate: rate,
                                          channelLayout: channels.map { ChannelLayout.default(channelCount: $0) })
         try await CommandRunner.run(logging: logging) {
@@ -152,7 +152,7 @@ struct Decode: AsyncParsableCommand {
                                 try await Self.writePictures(videoDecoder, to: video, overwrite: overwrite, progress: progress)
                             }
                             progress.finish(at: summary.duration)
-                            if OutputPaths.fileExtension(video) == "yuv", let format = written {
+                            if Container(path: video) == .rawYUV, let format = written {
                                 printNotice("\(video): raw \(format.pixelFormat) \(format.width)x\(format.height) pictures (ffplay -f rawvideo -pixel_format \(format.pixelFormat) -video_size \(format.width)x\(format.height) \(video))")
                             }
                             reportSkippedPackets(videoDecoder.statistics)
@@ -167,10 +167,8 @@ struct Decode: AsyncParsableCommand {
     }
 }
 
-extension AudioFileFormat: ExpressibleByArgument {}
-
 extension Decode {
-    static func writeAudio<PCM: SampleSource>(_ pcm: PCM, to path: String, format: AudioFileFormat?, overwrite: Bool,
+    static func writeAudio<PCM: SampleSource>(_ pcm: PCM, to path: String, format: Container?, overwrite: Bool,
                                               progress: ProgressLine) async throws -> (WriteSummary, AudioFormat)
     where PCM.Buffer == PCMBuffer {
         let writer = try AudioFileWriter(upstream: pcm, path: path, format: format, overwrite: overwrite)

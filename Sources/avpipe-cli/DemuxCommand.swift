@@ -39,13 +39,13 @@ struct Demux: AsyncParsableCommand {
     func validate() throws {
         guard audio != nil || video != nil else { throw ValidationError("nothing to do: pass --audio and/or --video") }
         if let audio, audio != OutputPaths.standardOutput {
-            guard ["aac", "adts"].contains(OutputPaths.fileExtension(audio)) else {
+            guard Container(path: audio) == .adts else {
                 throw ValidationError("--audio writes ADTS AAC: name the file .aac (got '\(audio)')")
             }
             try OutputPaths.ensureDistinct(input: input, output: audio)
         }
         if let video, video != OutputPaths.standardOutput {
-            guard VideoOutput.codec(forExtension: OutputPaths.fileExtension(video)) != nil else {
+            guard VideoOutput.codec(of: Container(path: video)) != nil else {
                 throw ValidationError("--video writes a raw stream: name the file .h264 or .h265/.hevc (got '\(video)')")
             }
             try OutputPaths.ensureDistinct(input: input, output: video)
@@ -113,17 +113,18 @@ enum AudioOutput {
 /// The video half of `demux`: H.264 or H.265, converted to Annex B, into a file whose extension
 /// matches the codec.
 enum VideoOutput {
-    static func codec(forExtension ext: String) -> Codec? {
-        switch ext {
-        case "h264", "264": .h264
-        case "h265", "hevc", "265": .hevc
+    /// The codec a raw video container holds.
+    static func codec(of container: Container?) -> Codec? {
+        switch container {
+        case .h264: .h264
+        case .hevc: .hevc
         default: nil
         }
     }
 
     static func check(_ demuxer: Demuxer, track: Int?, path: String) throws -> Int? {
         let codec = try demuxer.videoTrackInfo(track).codec
-        let wanted = Self.codec(forExtension: OutputPaths.fileExtension(path))
+        let wanted = Self.codec(of: Container(path: path))
         guard codec == .h264 || codec == .hevc else {
             throw AVPipelineError.unsupportedCodec("the video track is \(codec); raw video output is H.264 or H.265")
         }

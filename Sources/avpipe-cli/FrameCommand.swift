@@ -26,14 +26,7 @@ struct Frame: AsyncParsableCommand {
     @Option(name: .customLong("out"), help: ArgumentHelp("PNG file to write (a pattern or base name for a series).", valueName: "file"))
     var output: String
 
-    @Option(help: "Width in pixels (the height follows the picture's proportions).")
-    var width: Int?
-
-    @Option(help: "Height in pixels (the width follows the picture's proportions).")
-    var height: Int?
-
-    @Option(help: "Which video track, counting from 0 in file order (default: the main one).")
-    var videoTrack: Int?
+    @OptionGroup var picture: PictureOptions
 
     @OptionGroup var inputOptions: InputOptions
     @OptionGroup var outputOptions: OutputOptions
@@ -43,18 +36,19 @@ struct Frame: AsyncParsableCommand {
         guard !at.isEmpty || every != nil else { throw ValidationError("say when: --at TIME (repeatable) or --every SECONDS") }
         guard at.isEmpty || every == nil else { throw ValidationError("--at and --every exclude each other") }
         if let every, every.time.value <= 0 { throw ValidationError("--every must be positive") }
+        let (width, height, videoTrack) = (picture.width, picture.height, picture.videoTrack)
         guard width == nil || height == nil else { throw ValidationError("give --width or --height, not both: the other follows the picture") }
         for (name, value) in [("--width", width), ("--height", height)] {
             if let value, !(1...16384).contains(value) { throw ValidationError("\(name) must be between 1 and 16384 (got \(value))") }
         }
-        guard OutputPaths.fileExtension(output) == "png" else { throw ValidationError("--out writes PNG: name it .png (got '\(output)')") }
+        guard Container(path: output) == .png else { throw ValidationError("--out writes PNG: name it .png (got '\(output)')") }
         try OutputPaths.ensureDistinct(input: input, output: output)
         if let videoTrack, videoTrack < 0 { throw ValidationError("--video-track counts from 0 (got \(videoTrack))") }
     }
 
     func run() async throws {
         let (input, output, times, every, overwrite) = (input, output, at.map(\.time), every?.time, outputOptions.overwrite)
-        let (width, height, videoTrack, demuxerOptions) = (width, height, videoTrack, inputOptions.demuxerOptions)
+        let (width, height, videoTrack, demuxerOptions) = (picture.width, picture.height, picture.videoTrack, inputOptions.demuxerOptions)
         try await CommandRunner.run(logging: logging) {
             let demuxer = try Demuxer(path: input, options: demuxerOptions)
             let decoder = try demuxer.videoTrack(videoTrack).decodeVideo()

@@ -42,7 +42,7 @@ struct HLS: AsyncParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
-        guard MuxContainer(path: output) == .hls else { throw ValidationError("--out names the playlist: NAME.m3u8 (got '\(output)')") }
+        guard Container(path: output) == .hls else { throw ValidationError("--out names the playlist: NAME.m3u8 (got '\(output)')") }
         if audioOnly && videoTrack != nil { throw ValidationError("--audio-only packages no video: drop --video-track") }
         try OutputPaths.ensureDistinct(input: input, output: output)
     }

@@ -27,7 +27,7 @@ struct Mux: AsyncParsableCommand {
     @Option(name: .customShort("i"), help: ArgumentHelp("An input holding video and/or audio, as with ffmpeg (repeatable).", valueName: "file"))
     var inputs: [String] = []
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("Output file: \(MuxContainer.extensionsText).", valueName: "file"))
+    @Option(name: .customLong("out"), help: ArgumentHelp("Output file: \(Container.extensionsText).", valueName: "file"))
     var output: String
 
     @Option(help: ArgumentHelp("Frame rate of raw video (25, 29.97, 30000/1001), over what its headers declare; without it: the headers' rate, else 25.", valueName: "rate"))

@@ -14,7 +14,7 @@ struct MuxLayoutOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Container, over the output's extension: mp4, m4a, mov, mkv, webm, ts (the default for '-', standard output) or hls.",
                                valueName: "name"))
-    var format: MuxContainer?
+    var format: FormatArgument<MuxedContainers>?
 
     @OptionGroup var hls: HLSArguments
 
@@ -24,14 +24,15 @@ struct MuxLayoutOptions: ParsableArguments {
 
     /// The container `output` is written in: `--format`, else its extension; standard output
     /// streams MPEG-TS unless told otherwise.
-    func container(for output: String) -> MuxContainer? {
-        format ?? (output == OutputPaths.standardOutput ? .ts : MuxContainer(path: output))
+    func container(for output: String) -> Container? {
+        if let format { return format.container }
+        return output == OutputPaths.standardOutput ? .ts : Container(path: output).flatMap { $0.isMultiTrack ? $0 : nil }
     }
 
     func validateOutput(_ output: String) throws {
         guard container(for: output) != nil else {
             let ext = OutputPaths.fileExtension(output)
-            throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use \(MuxContainer.extensionsText), or --format")
+            throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use \(Container.extensionsText), or --format")
         }
         if StreamOutput.isStream(output), let container = container(for: output), !container.streams, !fragmented, container != .hls {
             let into = output == OutputPaths.standardOutput ? "standard output" : "a pipe or device"
@@ -39,8 +40,6 @@ struct MuxLayoutOptions: ParsableArguments {
         }
     }
 }
-
-extension MuxContainer: ExpressibleByArgument {}
 
 /// How an `.m3u8` output is cut and published (HLS).
 struct HLSArguments: ParsableArguments {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AVPipeline
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,11 +18,7 @@ enum OutputPaths {
     }
 
     /// The lower-cased extension of `path` ("" when it has none).
-    static func fileExtension(_ path: String) -> String {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
-        return String(name[name.index(after: dot)...]).lowercased()
-    }
+    static func fileExtension(_ path: String) -> String { Container.fileExtension(of: path) }
 
     /// Refuses to write over the input: the output is written beside it and renamed, which would
     /// replace the very file being read.

@@ -19,23 +19,10 @@ struct Remux: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Media file to copy from.", valueName: "input"))
     var input: String
 
-    @Argument(help: ArgumentHelp("Output file: \(MuxContainer.extensionsText).", valueName: "output"))
+    @Argument(help: ArgumentHelp("Output file: \(Container.extensionsText).", valueName: "output"))
     var output: String
 
-    @Option(help: ArgumentHelp("Which audio tracks to copy: N (from 0, in the file's order) or all.", valueName: "N|all"))
-    var audioTrack: TrackChoiceArgument?
-
-    @Option(help: ArgumentHelp("Which video tracks to copy: N (from 0, cover art not counted) or all.", valueName: "N|all"))
-    var videoTrack: TrackChoiceArgument?
-
-    @Flag(help: "Copy only the audio tracks.")
-    var audioOnly = false
-
-    @Flag(help: "Copy only the video tracks.")
-    var videoOnly = false
-
-    @Flag(help: "Leave the subtitle tracks out.")
-    var noSubtitles = false
+    @OptionGroup var tracks: CopyTrackOptions
 
     @Flag(help: "Drop the file's and the tracks' tags (title, artist, language…), chapters and cover; rotation is kept.")
     var noMetadata = false
@@ -46,6 +33,7 @@ struct Remux: AsyncParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
+        let (audioOnly, videoOnly, audioTrack, videoTrack) = (tracks.audioOnly, tracks.videoOnly, tracks.audioTrack, tracks.videoTrack)
         guard !(audioOnly && videoOnly) else { throw ValidationError("--audio-only and --video-only exclude each other") }
         if audioOnly && videoTrack != nil { throw ValidationError("--audio-only copies no video: drop --video-track") }
         if videoOnly && audioTrack != nil { throw ValidationError("--video-only copies no audio: drop --audio-track") }
@@ -58,11 +46,9 @@ struct Remux: AsyncParsableCommand {
 
     func run() async throws {
         let container = layout.container(for: output)!
-        // An .m4a is audio by definition; otherwise what was asked for, else everything.
         let job = CopyJob(input: input, output: output, container: container,
-                          audio: videoOnly ? .none : audioTrack?.choice ?? .all,
-                          video: audioOnly || container == .m4a ? .none : videoTrack?.choice ?? .all,
-                          subtitles: !noSubtitles && !audioOnly && !videoOnly, keepsMetadata: !noMetadata,
+                          audio: tracks.audio, video: tracks.video(into: container),
+                          subtitles: tracks.subtitles, keepsMetadata: !noMetadata,
                           options: layout.options(overwrite: outputOptions.overwrite), demuxerOptions: inputOptions.demuxerOptions)
         try await CommandRunner.run(logging: logging) { try await job.run() }
     }
@@ -71,7 +57,7 @@ struct Remux: AsyncParsableCommand {
 /// A stream copy of a file's chosen tracks into a container (what `remux` and `hls` do).
 struct CopyJob: Sendable {
     let input: String, output: String
-    let container: MuxContainer
+    let container: Container
     let audio: CopyPlan.Choice, video: CopyPlan.Choice
     let subtitles: Bool, keepsMetadata: Bool
     let options: Muxer.Options

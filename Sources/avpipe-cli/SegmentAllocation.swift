@@ -8,7 +8,7 @@ import CAllocatorTuning
 /// packet is written: by then every input is open and indexed.
 enum SegmentAllocation {
     /// `update`, first raising the thresholds at the first call when `container` is HLS.
-    static func progress(for container: MuxContainer, _ update: ((MediaTime) -> Void)?) -> ((MediaTime) -> Void)? {
+    static func progress(for container: Container, _ update: ((MediaTime) -> Void)?) -> ((MediaTime) -> Void)? {
         guard container == .hls else { return update }
         var raised = false
         return { position in

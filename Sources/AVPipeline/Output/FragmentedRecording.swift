@@ -2,7 +2,7 @@
 /// all but the last one): once it is complete, it is rewritten as a regular file carrying the
 /// gapless information (edit list and `iTunSMPB`), atomically; until then it stays fragmented.
 public enum FragmentedRecording {
-    public static func finish(path: String, container: MuxContainer, gapless: GaplessInfo) async throws {
+    public static func finish(path: String, container: Container, gapless: GaplessInfo) async throws {
         let demuxer = try Demuxer(path: path)
         let restored = GaplessRestore(upstream: try demuxer.audioTrack(), gapless: gapless)
         let muxer = try Muxer(path: path, options: .init(container: container, faststart: true, overwrite: true))

@@ -28,7 +28,7 @@ public struct CopyPlan: Sendable {
     /// and M4A keep) and chapters (which MPEG-TS cannot hold). `hls`: how an HLS output is
     /// written (its segments). A track that HLS's TS segments cannot hold but fMP4 segments can (AV1, VP9)
     /// is refused rather than left out: the remedy is one option away.
-    public init(info: MediaInfo, container: MuxContainer, audio: Choice = .all, video: Choice = .all,
+    public init(info: MediaInfo, container: Container, audio: Choice = .all, video: Choice = .all,
                 subtitles: Bool = true, coverArt: Bool = true, chapters: Bool = true,
                 hls: HLSOptions = .init()) throws(AVPipelineError) {
         let chosen = try Self.pick(info.audioTracks, audio, kind: "audio") + Self.pick(info.videoTracks, video, kind: "video")
@@ -71,12 +71,13 @@ public struct CopyPlan: Sendable {
     }
 
     /// The text subtitle format each container holds.
-    static func textSubtitleCodec(of container: MuxContainer) -> Codec? {
+    static func textSubtitleCodec(of container: Container) -> Codec? {
         switch container {
         case .mp4, .m4a, .mov: Codec(AV_CODEC_ID_MOV_TEXT)
         case .mkv: Codec(AV_CODEC_ID_SUBRIP)
         case .webm: Codec(AV_CODEC_ID_WEBVTT)
         case .ts, .hls: nil
+        default: nil  // no subtitle tracks (`Container.holdsSubtitles`)
         }
     }
 
@@ -107,7 +108,7 @@ public struct CopyPlan: Sendable {
     /// "the rotation (90°) of video track 0 (avc1): TS has no place for it", when a copy of
     /// `track` into `container` loses how its pictures are meant to be turned (a copy's plan lists
     /// it in `leftOut`; other muxing jobs can say it too).
-    public static func orientationLoss(of track: TrackInfo, into container: MuxContainer, hls: HLSOptions) -> String? {
+    public static func orientationLoss(of track: TrackInfo, into container: Container, hls: HLSOptions) -> String? {
         guard track.kind == .video, track.rotation != 0 || track.isMirrored,
               let reason = container.displayMatrixLoss(hls: hls) else { return nil }
         let what = [track.rotation != 0 ? "rotation (\(track.rotation)°)" : nil, track.isMirrored ? "mirroring" : nil].compactMap { $0 }

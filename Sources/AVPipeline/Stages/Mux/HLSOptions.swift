@@ -1,4 +1,4 @@
-/// How an HLS stream (`MuxContainer.hls`) is cut and published.
+/// How an HLS stream (`Container.hls`) is cut and published.
 public struct HLSOptions: Sendable {
     public enum Segments: String, Sendable, CaseIterable {
         /// MPEG-TS segments (`NAME0.ts`…): what every HLS player reads.

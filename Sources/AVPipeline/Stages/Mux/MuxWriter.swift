@@ -5,13 +5,6 @@ internal import CFFmpeg
 /// `av_write_frame` — libavformat's own interleaving queue would hold packets back (up to
 /// `max_interleave_delta`) when one track ends early.
 final class MuxWriter {
-    private struct Stats {
-        var packets = 0
-        var bytes = 0
-        var start: MediaTime?
-        var end: MediaTime?
-    }
-
     private let context: OutputContext
     private let finalPath: String
     private let tracks: [MuxTrack]
@@ -20,13 +13,13 @@ final class MuxWriter {
     private let inputTimeBases: [AVRational]
     // Per-packet state, `@exclusivity(unchecked)`: one task drives this object at a time, and the
     // runtime's access checks (~80 instructions each) were a tenth of a copy job's own work.
-    @exclusivity(unchecked) private var stats: [Stats]
+    @exclusivity(unchecked) private var stats: [StreamTally]
     @exclusivity(unchecked) private(set) var position: MediaTime?
     /// Per audio track: its sample rate where its time base is coarser than one sample (Matroska's
     /// milliseconds), and the rounding state `av_rescale_delta` carries from packet to packet.
     @exclusivity(unchecked) private var sampleExact: [(rate: Int32, last: Int64)?]
 
-    init(path: String, finalPath: String, stream: Bool = false, container: MuxContainer, tracks: [MuxTrack],
+    init(path: String, finalPath: String, stream: Bool = false, container: Container, tracks: [MuxTrack],
          metadata: [String: String], chapters: [Chapter], coverArt: CoverArt?, muxerOptions: [String: String]) throws(AVPipelineError) {
         self.finalPath = finalPath
         self.tracks = tracks
@@ -52,7 +45,7 @@ final class MuxWriter {
         }
         self.streams = streams
         inputTimeBases = tracks.map { $0.timeBase.avValue }
-        stats = Array(repeating: Stats(), count: tracks.count)
+        stats = Array(repeating: StreamTally(), count: tracks.count)
         sampleExact = tracks.map { track in
             let rate = track.parameters.pointer.pointee.sample_rate
             guard track.kind == .audio, rate > 0, Int64(track.timeBase.denominator) < Int64(rate) * Int64(track.timeBase.numerator) else { return nil }
@@ -70,7 +63,7 @@ final class MuxWriter {
                 try check(av_write_frame(context.pointer, picture.pointer), "av_write_frame (cover art)")
             }
         } catch {
-            throw Self.describe(error, path: finalPath, track: nil)
+            throw WriteFailure.describe(error, path: finalPath)
         }
     }
 
@@ -91,24 +84,20 @@ final class MuxWriter {
             sampleExact[index]?.last = last
             // The duration stays the container's (what the last frame lasts), as in ffmpeg's copy.
             (p.pointee.dts, p.pointee.pts, p.pointee.duration) = (dts, dts, duration)
+            p.pointee.stream_index = stream.pointee.index
         } else {
-            av_packet_rescale_ts(p, inputTimeBases[index], stream.pointee.time_base)
+            StreamTally.place(p, from: inputTimeBases[index], on: stream)
         }
-        p.pointee.stream_index = stream.pointee.index
-        if let pts = MediaTime(ffmpeg: p.pointee.pts, timeBase: Rational(stream.pointee.time_base)) {
-            let end = MediaTime(value: pts.value + max(p.pointee.duration, 0), timeBase: pts.timeBase)
-            if stats[index].end.map({ end > $0 }) ?? true { stats[index].end = end }
-            if stats[index].start.map({ pts < $0 }) ?? true { stats[index].start = pts }
-            if position.map({ end > $0 }) ?? true { position = end }
+        if let end = stats[index].count(p, size: packet.size, timeBase: stream.pointee.time_base),
+           position.map({ end > $0 }) ?? true {
+            position = end
         }
-        stats[index].packets += 1
-        stats[index].bytes += packet.size
         defer { packet.unref() }
         do {
             try check(av_write_frame(context.pointer, p), "av_write_frame")
         } catch {
-            throw Self.describe(error, path: finalPath, track: tracks[index],
-                                at: MediaTime(ffmpeg: p.pointee.dts, timeBase: Rational(stream.pointee.time_base)))
+            throw WriteFailure.describe(error, path: finalPath, track: tracks[index].label,
+                                        at: MediaTime(ffmpeg: p.pointee.dts, timeBase: Rational(stream.pointee.time_base)))
         }
     }
 
@@ -116,7 +105,7 @@ final class MuxWriter {
         do {
             try context.finish()
         } catch {
-            throw Self.describe(error, path: finalPath, track: nil)
+            throw WriteFailure.describe(error, path: finalPath)
         }
     }
 
@@ -141,19 +130,5 @@ final class MuxWriter {
                              packets: stats[index].packets, bytes: stats[index].bytes, end: stats[index].end)
         }
         return MuxSummary(path: path, tracks: perTrack, duration: position, bufferHighWaterMark: highWaterMark)
-    }
-
-    /// I/O failures become `outputWriteFailed`; a packet the muxer refuses (timestamps going
-    /// backwards, say) is the input's fault and names it.
-    static func describe(_ error: AVPipelineError, path: String, track: MuxTrack?, at position: MediaTime? = nil) -> AVPipelineError {
-        guard case .ffmpeg(_, let code, let message) = error else { return error }
-        switch avp_errno_of(code) {
-        case ENOSPC, EIO, EFBIG, EDQUOT, EROFS, EACCES: return .outputWriteFailed(path: path, reason: message)
-        default:
-            if let track, code == avp_error_einval() || code == avp_error_invaliddata() {
-                return .invalidData(path: track.label, position: position, reason: "the muxer refused a packet: \(message)")
-            }
-            return error
-        }
     }
 }

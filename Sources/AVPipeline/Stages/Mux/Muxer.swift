@@ -26,7 +26,7 @@ public final class Muxer {
     /// How the muxer writes its output.
     public struct Options: Sendable {
         /// Which container; nil picks it from the output's extension.
-        public var container: MuxContainer?
+        public var container: Container?
         /// Put `moov` before `mdat` so playback can start before the whole file is read.
         public var faststart: Bool
         /// Write self-contained fragments (`moof`+`mdat`) that survive the process being killed.
@@ -51,11 +51,11 @@ public final class Muxer {
         /// Every track and chapter moves by the same amount, so the tracks keep their offsets to
         /// each other exactly. nil keeps the inputs' times as they are.
         public var timelineOrigin: MediaTime?
-        /// How an `.m3u8` output (`MuxContainer.hls`) is cut and published.
+        /// How an `.m3u8` output (`Container.hls`) is cut and published.
         public var hls: HLSOptions
 
         /// Options with each field as documented; the defaults write a faststart file of the container its name says.
-        public init(container: MuxContainer? = nil, faststart: Bool = true, fragmented: Bool = false,
+        public init(container: Container? = nil, faststart: Bool = true, fragmented: Bool = false,
                     fragmentDuration: MediaTime = .seconds(1), overwrite: Bool = false, realtime: Bool = false,
                     metadata: [String: String] = [:], keepsTrackMetadata: Bool = true, coverArt: CoverArt? = nil,
                     chapters: [Chapter] = [], timelineOrigin: MediaTime? = nil, hls: HLSOptions = .init()) {
@@ -79,8 +79,8 @@ public final class Muxer {
     /// The options the muxer was made with.
     public let options: Options
     /// The container written, from the options or the path's extension.
-    public let container: MuxContainer
-    private let target: OutputTarget
+    public let container: Container
+    private let target: Destination
     private var tracks: [MuxTrack] = []
     private var started = false
     /// The input time that becomes 0 in the output: `Options.timelineOrigin`, moved where the
@@ -91,33 +91,17 @@ public final class Muxer {
 
     /// Checks the output (folder exists and is writable, no file in the way) before any input is read.
     public init(path: String, options: Options = .init()) throws {
-        guard let container = options.container ?? MuxContainer(path: path) else {
-            throw AVPipelineError.unsupportedFormat("cannot tell the container from '\(path)': use \(MuxContainer.extensionsText)")
+        guard let container = options.container ?? Container(path: path), container.isMultiTrack else {
+            throw AVPipelineError.unsupportedFormat("cannot tell the container from '\(path)': use \(Container.extensionsText)")
         }
         guard options.fragmentDuration.value > 0 else {
             throw AVPipelineError.invalidOption(name: "fragment duration", value: "\(options.fragmentDuration)", reason: "must be positive")
         }
-        // Standard output, a FIFO or a device is written as a stream (see `StreamOutput`).
-        if StreamOutput.isStream(path) {
-            let into = path == AtomicOutputFile.standardOutput ? "standard output" : "a pipe or device"
-            if container == .hls {
-                throw AVPipelineError.invalidOption(name: "output", value: path, reason: "an HLS stream is a folder of files: name its playlist (NAME.m3u8)")
-            }
-            if !options.fragmented && !container.streams {
-                // As `ffmpeg -f mp4 FIFO` ("muxer does not support non seekable output"), before anything is written.
-                throw AVPipelineError.invalidOption(name: "output", value: path,
-                                                    reason: "an MP4 written to \(into) must be fragmented (its index cannot be written back)")
-            }
-        }
         self.path = path
         self.options = options
         self.container = container
-        if container == .hls {
-            try options.hls.validate()
-            target = .stream(try HLSFolder(playlistPath: path, live: options.hls.live, overwrite: options.overwrite))
-        } else {
-            target = .file(try AtomicOutputFile(path: path, overwrite: options.overwrite, inPlace: options.fragmented))
-        }
+        target = try Destination(path: path, container: container, inPlace: options.fragmented,
+                                 overwrite: options.overwrite, hls: options.hls)
     }
 
     /// Adds an encoded audio stream; returns its track index.
@@ -152,7 +136,7 @@ public final class Muxer {
     }
 
     /// Adds a subtitle stream (e.g. a `DemuxedSubtitleTrack`) as it is; returns its track index.
-    /// MP4 and MOV hold mov_text; `MuxContainer.canHold(_:)` says whether a container takes a codec.
+    /// MP4 and MOV hold mov_text; `Container.canHold(_:)` says whether a container takes a codec.
     @discardableResult
     public func addSubtitles<Upstream: SampleSource>(_ source: Upstream, label: String? = nil) throws -> Int
     where Upstream.Buffer == EncodedSubtitlePacket {
@@ -302,7 +286,7 @@ public final class Muxer {
     /// them written in. A live stream's is read as soon as it is written, so it goes without
     /// (`CopyPlan` names the loss).
     private func keepDisplayMatricesInInitSegment() throws(AVPipelineError) {
-        guard case .stream(let folder) = target, !folder.live, options.hls.segments == .fmp4,
+        guard case .hlsFolder(let folder) = target, !folder.live, options.hls.segments == .fmp4,
               avp_hls_keeps_display_matrix() == 0 else { return }
         for (index, track) in tracks.enumerated() {
             if let matrix = track.displayMatrix {
@@ -343,7 +327,7 @@ public final class Muxer {
     }
 
     private var fileOptions: [String: String] {
-        if case .stream(let folder) = target { return options.hls.muxerOptions(folder) }
+        if case .hlsFolder(let folder) = target { return options.hls.muxerOptions(folder) }
         if container.isMatroska {
             // Matroska is a series of clusters already: "fragmented" closes one at least every
             // fragment duration and hands it to the OS at once.
@@ -373,42 +357,5 @@ public final class Muxer {
 
     private static func decodeTime(_ packet: Packet, _ track: MuxTrack) -> MediaTime {
         MediaTime(value: packet.pointer.pointee.dts, timeBase: track.timeBase)
-    }
-}
-
-/// Where a Muxer writes: one file (made atomic by `AtomicOutputFile`) or an HLS stream's folder.
-private enum OutputTarget {
-    case file(AtomicOutputFile)
-    case stream(HLSFolder)
-
-    /// What the muxer opens: a temporary file, or the playlist in the folder it writes in.
-    var writingPath: String {
-        switch self {
-        case .file(let file): file.temporaryPath
-        case .stream(let folder): folder.writingPlaylist
-        }
-    }
-
-    var isLive: Bool {
-        if case .stream(let folder) = self { return folder.live }
-        return false
-    }
-
-    /// Written into as it is (`StreamOutput`).
-    var isStreamOutput: Bool {
-        if case .file(let file) = self { return file.isStream }
-        return false
-    }
-
-    func commit() throws(AVPipelineError) {
-        switch self {
-        case .file(let file): try file.commit()
-        case .stream(let folder): try folder.commit()
-        }
-    }
-
-    /// What was written is all there (a file's muxer reports its own write errors).
-    func verify(payloadBytes: Int) throws(AVPipelineError) {
-        if case .stream(let folder) = self { try folder.verify(payloadBytes: payloadBytes) }
     }
 }

@@ -11,7 +11,7 @@ public final class ADTSWriter<Upstream: SampleSource> where Upstream.Buffer == E
     public init(upstream: Upstream, path: String, overwrite: Bool = false, live: Bool = false) throws {
         self.upstream = upstream
         let format = upstream.outputFormat
-        writer = try SingleStreamFileWriter(path: path, muxer: "adts", overwrite: overwrite,
+        writer = try SingleStreamFileWriter(path: path, muxer: Container.adts.muxerName, overwrite: overwrite,
                                             parameters: format.parameters, timeBase: format.timeBase, live: live)
     }
 

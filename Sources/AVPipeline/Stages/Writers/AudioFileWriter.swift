@@ -1,38 +1,21 @@
 internal import CFFmpeg
 
-/// The audio file formats `AudioFileWriter` writes, each a libavformat muxer.
-public enum AudioFileFormat: String, Sendable, CaseIterable {
-    /// PCM in a WAV (RIFF) file.
-    case wav
-    /// Bare PCM samples, no header: the reader must be told the format.
-    case pcm
-    case flac
-    /// PCM in an AIFF file (big-endian samples).
-    case aiff
-    /// MP3 through LAME, when the system's FFmpeg has it.
-    case mp3
-    /// Opus in Ogg through libopus, when the system's FFmpeg has it.
-    case opus
+/// The audio file formats `AudioFileWriter` writes (`Container.isAudioFile`): the name the API
+/// had before there was one container type.
+public typealias AudioFileFormat = Container
 
-    /// The format a file name's extension asks for, nil when it names none.
-    public init?(path: String) {
-        let name = path.split(separator: "/").last ?? ""
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-        switch name[name.index(after: dot)...].lowercased() {
-        case "wav", "wave": self = .wav
-        case "pcm", "raw": self = .pcm
-        case "flac": self = .flac
-        case "aif", "aiff": self = .aiff
-        case "mp3": self = .mp3
-        case "opus": self = .opus
-        default: return nil
+extension Container {
+    /// A one-track audio file `AudioFileWriter` writes: .wav, .pcm, .flac, .aiff, .mp3 or .opus.
+    public var isAudioFile: Bool {
+        switch self {
+        case .wav, .pcm, .flac, .aiff, .mp3, .opus: true
+        default: false
         }
     }
 
     /// The encoder for PCM of `sampleFormat`; nil for WAV and raw PCM, written as they are.
     func encoder(for sampleFormat: SampleFormat) -> String? {
         switch self {
-        case .wav, .pcm: nil
         case .flac: "flac"
         case .aiff:
             switch sampleFormat.packed {
@@ -43,22 +26,12 @@ public enum AudioFileFormat: String, Sendable, CaseIterable {
             }
         case .mp3: "libmp3lame"
         case .opus: "libopus"
-        }
-    }
-
-    var muxer: String {
-        switch self {
-        case .wav: "wav"
-        case .pcm: ""  // the raw muxer named after the sample format (s16le, f32le…)
-        case .flac: "flac"
-        case .aiff: "aiff"
-        case .mp3: "mp3"
-        case .opus: "opus"
+        default: nil
         }
     }
 }
 
-/// Writes PCM to an audio file of any `AudioFileFormat`: WAV and raw PCM as they are (`WAVWriter`),
+/// Writes PCM to an audio file of any `Container.isAudioFile` format: WAV and raw PCM as they are (`WAVWriter`),
 /// the others through their encoder (`AudioEncoder`), at the PCM's rate and layout when the
 /// format takes them. The file appears only once complete.
 public final class AudioFileWriter<Upstream: SampleSource> where Upstream.Buffer == PCMBuffer {
@@ -66,9 +39,12 @@ public final class AudioFileWriter<Upstream: SampleSource> where Upstream.Buffer
     /// What was written (the encoder's input format for encoded formats).
     public let writtenFormat: AudioFormat
 
-    public init(upstream: Upstream, path: String, format: AudioFileFormat? = nil, overwrite: Bool = false) throws {
-        guard let format = format ?? AudioFileFormat(path: path) else {
+    public init(upstream: Upstream, path: String, format: Container? = nil, overwrite: Bool = false) throws {
+        guard let format = format ?? Container(path: path).flatMap({ $0.isAudioFile ? $0 : nil }) else {
             throw AVPipelineError.unsupportedFormat("cannot tell the audio format from '\(path)': use .wav, .flac, .aiff, .pcm, .mp3 or .opus")
+        }
+        guard format.isAudioFile else {
+            throw AVPipelineError.unsupportedFormat("\(format.rawValue) is not an audio file format: use wav, flac, aiff, pcm, mp3 or opus")
         }
         guard let encoderName = format.encoder(for: upstream.outputFormat.sampleFormat) else {
             let writer = try WAVWriter(upstream: upstream, path: path, overwrite: overwrite, headerless: format == .pcm)
@@ -76,10 +52,10 @@ public final class AudioFileWriter<Upstream: SampleSource> where Upstream.Buffer
             run = { progress in try await writer.run(progress: progress) }
             return
         }
-        let globalHeader = av_guess_format(format.muxer, nil, nil).map { ($0.pointee.flags & avp_fmt_globalheader()) != 0 } ?? false
+        let globalHeader = av_guess_format(format.muxerName, nil, nil).map { ($0.pointee.flags & avp_fmt_globalheader()) != 0 } ?? false
         let encoder = try AudioEncoder(upstream: upstream, encoder: encoderName, globalHeader: globalHeader)
         writtenFormat = encoder.encoderInputFormat
-        let writer = try SingleStreamFileWriter(path: path, muxer: format.muxer, overwrite: overwrite,
+        let writer = try SingleStreamFileWriter(path: path, muxer: format.muxerName, overwrite: overwrite,
                                                 parameters: encoder.outputFormat.parameters, timeBase: encoder.outputFormat.timeBase)
         run = { progress in try await drain(encoder, into: writer, progress: progress) }
     }

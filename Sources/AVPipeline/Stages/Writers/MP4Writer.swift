@@ -1,12 +1,6 @@
-/// Which ISO-BMFF flavour an `MP4Writer` writes.
-public enum MP4Brand: String, Sendable {
-    /// `.mp4` (libavformat's `mp4` muxer).
-    case mp4
-    /// `.m4a` audio-only iTunes flavour (libavformat's `ipod` muxer).
-    case m4a
-
-    var container: MuxContainer { self == .mp4 ? .mp4 : .m4a }
-}
+/// Which ISO-BMFF flavour an `MP4Writer` writes: `.mp4` or `.m4a` (the name the API had before
+/// there was one container type).
+public typealias MP4Brand = Container
 
 /// Writes one encoded audio track into an MP4/M4A file: the `Muxer` with a single input, so the
 /// file is gapless (see `Muxer`). `faststart` puts the index (`moov`) before the media data so
@@ -18,7 +12,10 @@ public final class MP4Writer<Upstream: SampleSource, C: AudioCodecKind> where Up
     /// comment…); `coverArt`: the picture for its `covr` tag.
     public init(upstream: Upstream, path: String, brand: MP4Brand = .mp4, faststart: Bool = true,
                 overwrite: Bool = false, metadata: [String: String] = [:], coverArt: CoverArt? = nil) throws {
-        muxer = try Muxer(path: path, options: .init(container: brand.container, faststart: faststart, overwrite: overwrite,
+        guard brand == .mp4 || brand == .m4a else {
+            throw AVPipelineError.unsupportedFormat("an MP4Writer writes .mp4 or .m4a, not \(brand.rawValue)")
+        }
+        muxer = try Muxer(path: path, options: .init(container: brand, faststart: faststart, overwrite: overwrite,
                                                      metadata: metadata, coverArt: coverArt))
         try muxer.addAudio(upstream)
     }

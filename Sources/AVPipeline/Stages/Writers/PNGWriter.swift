@@ -31,7 +31,7 @@ public enum PNGWriter {
         c.pointee.pix_fmt = picture.format.pixelFormat.avValue
         c.pointee.time_base = AVRational(num: 1, den: 25)
         try encoder.open()
-        let writer = try SingleStreamFileWriter(file: file, muxer: "image2", parameters: try CodecParameters(from: c),
+        let writer = try SingleStreamFileWriter(file: file, muxer: Container.png.muxerName, parameters: try CodecParameters(from: c),
                                                 timeBase: Rational(c.pointee.time_base), muxerOptions: ["update": "1"])
         picture.frame.pointer.pointee.pts = 0
         _ = try encoder.send(frame: picture.frame.pointer)

@@ -21,8 +21,8 @@ public final class RawVideoWriter<Upstream: SampleSource, C: VideoCodecKind> whe
     /// The libavformat raw muxer for `codec`, when there is one.
     static func muxer(for codec: Codec) -> String? {
         switch codec {
-        case .h264: "h264"
-        case .hevc: "hevc"
+        case .h264: Container.h264.muxerName
+        case .hevc: Container.hevc.muxerName
         default: nil
         }
     }

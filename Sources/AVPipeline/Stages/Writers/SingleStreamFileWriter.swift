@@ -19,9 +19,7 @@ final class SingleStreamFileWriter {
     private let sourceTimeBase: Rational
     // Per-packet state, `@exclusivity(unchecked)`: one task drives this object at a time, and the
     // runtime's access checks (~80 instructions each) were a tenth of a copy job's own work.
-    @exclusivity(unchecked) private var packets = 0
-    @exclusivity(unchecked) private var bytes = 0
-    @exclusivity(unchecked) private var end: MediaTime?
+    @exclusivity(unchecked) private var tally = StreamTally()
 
     /// `live`: a recording — written under its final name from the start and each packet handed
     /// to the OS at once, so a process killed outright leaves every packet written before it.
@@ -45,48 +43,33 @@ final class SingleStreamFileWriter {
         do {
             try context.writeHeader(options: muxerOptions)
         } catch {
-            throw Self.describe(error, path: path)
+            throw WriteFailure.describe(error, path: path)
         }
     }
 
     /// Writes one packet; the packet's payload reference is consumed.
     func write(_ packet: Packet) throws(AVPipelineError) {
         let p = packet.pointer
-        av_packet_rescale_ts(p, sourceTimeBase.avValue, stream.pointee.time_base)
-        p.pointee.stream_index = stream.pointee.index
-        if let pts = MediaTime(ffmpeg: p.pointee.pts, timeBase: Rational(stream.pointee.time_base)) {
-            let packetEnd = MediaTime(value: pts.value + max(p.pointee.duration, 0), timeBase: pts.timeBase)
-            if end.map({ packetEnd > $0 }) ?? true { end = packetEnd }
-        }
-        packets += 1
-        bytes += packet.size
+        StreamTally.place(p, from: sourceTimeBase.avValue, on: stream)
+        _ = tally.count(p, size: packet.size, timeBase: stream.pointee.time_base)
         do {
             try context.write(packet)
         } catch {
-            throw Self.describe(error, path: file.finalPath)
+            throw WriteFailure.describe(error, path: file.finalPath)
         }
         packet.unref()
     }
 
-    var position: MediaTime? { end }
+    var position: MediaTime? { tally.end }
 
     func finish() throws(AVPipelineError) -> WriteSummary {
         do {
             try context.finish()
         } catch {
-            throw Self.describe(error, path: file.finalPath)
+            throw WriteFailure.describe(error, path: file.finalPath)
         }
         try file.commit()
-        return WriteSummary(path: file.finalPath, packets: packets, bytes: bytes, duration: end)
-    }
-
-    /// I/O failures (disk full, file size limit) become `outputWriteFailed` naming the output.
-    static func describe(_ error: AVPipelineError, path: String) -> AVPipelineError {
-        guard case .ffmpeg(_, let code, let message) = error else { return error }
-        switch avp_errno_of(code) {
-        case ENOSPC, EIO, EFBIG, EDQUOT, EROFS, EACCES: return .outputWriteFailed(path: path, reason: message)
-        default: return error
-        }
+        return WriteSummary(path: file.finalPath, packets: tally.packets, bytes: tally.bytes, duration: tally.end)
     }
 }
 

@@ -9,23 +9,8 @@ internal import CFFmpeg
 /// is described by its first picture; a later picture of another size or pixel format cannot go
 /// into the same file and is an error. The file appears only once complete.
 public final class VideoFrameWriter<Upstream: SampleSource> where Upstream.Buffer == VideoFrame {
-    public enum Container: String, Sendable {
-        case y4m, rawYUV = "yuv"
-
-        /// The container for a file name's extension, when it names one.
-        public init?(path: String) {
-            let name = path.split(separator: "/").last ?? ""
-            guard let dot = name.lastIndex(of: ".") else { return nil }
-            switch name[name.index(after: dot)...].lowercased() {
-            case "y4m": self = .y4m
-            case "yuv": self = .rawYUV
-            default: return nil
-            }
-        }
-
-        var muxer: String { self == .y4m ? "yuv4mpegpipe" : "rawvideo" }
-        var encoder: AVCodecID { self == .y4m ? AV_CODEC_ID_WRAPPED_AVFRAME : AV_CODEC_ID_RAWVIDEO }
-    }
+    /// `.y4m` or `.yuv` (`Container.holdsPictures`, one picture after another).
+    public typealias Container = AVPipeline.Container
 
     public let container: Container
     private let upstream: Upstream
@@ -38,7 +23,7 @@ public final class VideoFrameWriter<Upstream: SampleSource> where Upstream.Buffe
 
     /// Checks the output (folder, existing file) before any picture is decoded.
     public init(upstream: Upstream, path: String, container: Container? = nil, overwrite: Bool = false) throws {
-        guard let container = container ?? Container(path: path) else {
+        guard let container = container ?? Container(path: path), container == .y4m || container == .rawYUV else {
             throw AVPipelineError.unsupportedFormat("cannot tell the picture format from '\(path)': use .y4m or .yuv")
         }
         self.upstream = upstream
@@ -92,7 +77,7 @@ public final class VideoFrameWriter<Upstream: SampleSource> where Upstream.Buffe
 
     /// Sets up the encoder and the muxer for pictures like `picture`, as ffmpeg does for its output.
     private func start(with picture: VideoFrame) throws {
-        guard let file, let codec = avcodec_find_encoder(container.encoder) else {
+        guard let file, let codec = avcodec_find_encoder(container == .y4m ? AV_CODEC_ID_WRAPPED_AVFRAME : AV_CODEC_ID_RAWVIDEO) else {
             throw AVPipelineError.unsupportedCodec("this FFmpeg build cannot write \(container.rawValue) pictures")
         }
         let format = picture.format
@@ -112,7 +97,7 @@ public final class VideoFrameWriter<Upstream: SampleSource> where Upstream.Buffe
         c.pointee.field_order = AVFieldOrder(rawValue: UInt32(avp_frame_field_order(picture.frame.pointer)))
         try encoder.open()
         let parameters = try CodecParameters(from: c)
-        self.writer = try SingleStreamFileWriter(file: file, muxer: container.muxer, parameters: parameters,
+        self.writer = try SingleStreamFileWriter(file: file, muxer: container.muxerName, parameters: parameters,
                                                  timeBase: Rational(c.pointee.time_base),
                                                  muxerOptions: container == .y4m ? ["strict": "unofficial"] : [:],
                                                  copiesSampleAspectRatio: true)

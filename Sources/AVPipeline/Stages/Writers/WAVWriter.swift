@@ -24,7 +24,7 @@ public final class WAVWriter<Upstream: SampleSource> where Upstream.Buffer == PC
         self.format = format
         let parameters = try CodecParameters(pcm: format)
         // The raw PCM muxers are named after their codec: pcm_s16le → s16le.
-        let muxer = headerless ? String(cString: avcodec_get_name(parameters.codecID)).replacingPrefix("pcm_") : "wav"
+        let muxer = headerless ? String(cString: avcodec_get_name(parameters.codecID)).replacingPrefix("pcm_") : Container.wav.muxerName
         writer = try SingleStreamFileWriter(path: path, muxer: muxer, overwrite: overwrite,
                                             parameters: parameters, timeBase: format.sampleTimeBase, live: live)
         packet = try Packet()

@@ -1,0 +1,69 @@
+/// Where a muxer writes, opened and checked before any input is read: the one place that decides
+/// how an output name is written.
+///
+/// A URL output (rtmp://, an http:// PUT) becomes a third case here: libavformat opens it itself,
+/// nothing is staged, committed or taken back, and only containers that `stream` can go there.
+enum Destination {
+    /// One file: made beside its final name and moved into place when complete, or written into as
+    /// it is when `StreamOutput` says the name is standard output, a pipe, a device or a descriptor.
+    case file(AtomicOutputFile)
+    /// An HLS stream: a playlist and its segments in a folder, published whole (VOD) or segment by
+    /// segment (live).
+    case hlsFolder(HLSFolder)
+
+    /// Opens `path` for `container`. `inPlace`: a fragmented recording, written under its final
+    /// name from the start so that a killed process leaves every fragment before it.
+    init(path: String, container: Container, inPlace: Bool, overwrite: Bool, hls: HLSOptions) throws {
+        // Standard output, a FIFO or a device is written as a stream (see `StreamOutput`).
+        if StreamOutput.isStream(path) {
+            let into = path == AtomicOutputFile.standardOutput ? "standard output" : "a pipe or device"
+            if container == .hls {
+                throw AVPipelineError.invalidOption(name: "output", value: path, reason: "an HLS stream is a folder of files: name its playlist (NAME.m3u8)")
+            }
+            if !inPlace && !container.streams {
+                // As `ffmpeg -f mp4 FIFO` ("muxer does not support non seekable output"), before anything is written.
+                throw AVPipelineError.invalidOption(name: "output", value: path,
+                                                    reason: "an MP4 written to \(into) must be fragmented (its index cannot be written back)")
+            }
+        }
+        if container == .hls {
+            try hls.validate()
+            self = .hlsFolder(try HLSFolder(playlistPath: path, live: hls.live, overwrite: overwrite))
+        } else {
+            self = .file(try AtomicOutputFile(path: path, overwrite: overwrite, inPlace: inPlace))
+        }
+    }
+
+    /// What the muxer opens: a temporary file, or the playlist in the folder it writes in.
+    var writingPath: String {
+        switch self {
+        case .file(let file): file.temporaryPath
+        case .hlsFolder(let folder): folder.writingPlaylist
+        }
+    }
+
+    /// Published as it is written (a live HLS stream).
+    var isLive: Bool {
+        if case .hlsFolder(let folder) = self { return folder.live }
+        return false
+    }
+
+    /// Written into as it is (`StreamOutput`).
+    var isStreamOutput: Bool {
+        if case .file(let file) = self { return file.isStream }
+        return false
+    }
+
+    /// Puts the finished output in place.
+    func commit() throws(AVPipelineError) {
+        switch self {
+        case .file(let file): try file.commit()
+        case .hlsFolder(let folder): try folder.commit()
+        }
+    }
+
+    /// What was written is all there (a file's muxer reports its own write errors).
+    func verify(payloadBytes: Int) throws(AVPipelineError) {
+        if case .hlsFolder(let folder) = self { try folder.verify(payloadBytes: payloadBytes) }
+    }
+}
