@@ -24,11 +24,38 @@ public struct Codec: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A codec known at compile time: encoded buffers carry it as a type parameter so that wiring a
-/// stage to the wrong codec does not compile (an ADTS writer takes `EncodedAudioPacket<AAC>` only).
-public protocol AudioCodecKind {
+/// A codec known at compile time: encoded packets carry it as a type parameter so that wiring a
+/// stage to the wrong codec does not compile (an ADTS writer takes `EncodedPacket<AAC>` only). Its
+/// `Format` names the medium, so an audio packet cannot reach a video stage either.
+public protocol CodecKind {
+    /// What describes a stream of this kind: `EncodedAudioFormat`, `EncodedVideoFormat`, `EncodedSubtitleFormat`.
+    associatedtype Format: EncodedStreamFormat
     /// Whether a stream of `codec` may be carried as this kind.
     static func accepts(_ codec: Codec) -> Bool
+}
+
+/// An audio codec known at compile time (see `CodecKind`).
+public protocol AudioCodecKind: CodecKind where Format == EncodedAudioFormat {}
+
+extension AudioCodecKind {
+    /// Every audio codec kind's streams are described by `EncodedAudioFormat`.
+    public typealias Format = EncodedAudioFormat
+}
+
+/// A video codec known at compile time (see `CodecKind`).
+public protocol VideoCodecKind: CodecKind where Format == EncodedVideoFormat {}
+
+extension VideoCodecKind {
+    /// Every video codec kind's streams are described by `EncodedVideoFormat`.
+    public typealias Format = EncodedVideoFormat
+}
+
+/// A subtitle codec known at compile time (see `CodecKind`).
+public protocol SubtitleCodecKind: CodecKind where Format == EncodedSubtitleFormat {}
+
+extension SubtitleCodecKind {
+    /// Every subtitle codec kind's streams are described by `EncodedSubtitleFormat`.
+    public typealias Format = EncodedSubtitleFormat
 }
 
 /// AAC (any profile).
@@ -43,26 +70,26 @@ public enum AnyAudioCodec: AudioCodecKind {
     public static func accepts(_ codec: Codec) -> Bool { true }
 }
 
-/// A video codec known at compile time (see `AudioCodecKind`).
-public protocol VideoCodecKind {
-    /// Whether a stream of `codec` may be carried as this kind.
-    static func accepts(_ codec: Codec) -> Bool
-}
-
-/// H.264 / AVC.
+/// H.264 (AVC).
 public enum H264: VideoCodecKind {
     /// Accepts H.264 streams only.
     public static func accepts(_ codec: Codec) -> Bool { codec == .h264 }
 }
 
-/// H.265 / HEVC.
+/// H.265 (HEVC).
 public enum HEVC: VideoCodecKind {
     /// Accepts H.265 streams only.
     public static func accepts(_ codec: Codec) -> Bool { codec == .hevc }
 }
 
-/// Any video codec, as a demuxer finds it.
+/// Any video codec, as a demuxer finds it; narrow it with `requiring(_:)` to a typed stream.
 public enum AnyVideoCodec: VideoCodecKind {
+    /// Accepts every codec.
+    public static func accepts(_ codec: Codec) -> Bool { true }
+}
+
+/// Any subtitle codec, as a demuxer finds it.
+public enum AnySubtitleCodec: SubtitleCodecKind {
     /// Accepts every codec.
     public static func accepts(_ codec: Codec) -> Bool { true }
 }

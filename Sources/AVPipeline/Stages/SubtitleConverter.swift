@@ -5,7 +5,9 @@ internal import CFFmpeg
 /// length. It lets a copy carry subtitles into a container that cannot hold them as they are
 /// (`ffmpeg -c copy` gives up there). Styling the target format lacks is lost; the text is not.
 public final class SubtitleConverter<Upstream: SampleSource>: SampleSource where Upstream.Buffer == EncodedSubtitlePacket {
-    public let outputFormat: EncodedSubtitleFormat
+    private let sharedFormat: SharedFormat<EncodedSubtitleFormat>
+    /// The target format of every cue.
+    public var outputFormat: EncodedSubtitleFormat { sharedFormat.value }
     private let upstream: Upstream
     private let decoder: CodecContext
     private let encoder: CodecContext
@@ -46,12 +48,12 @@ public final class SubtitleConverter<Upstream: SampleSource>: SampleSource where
         try encoder.open()
         var format = EncodedSubtitleFormat(parameters: try CodecParameters(from: encoder.pointer), timeBase: input.timeBase)
         format.metadata = input.metadata
-        outputFormat = format
+        sharedFormat = SharedFormat(format)
     }
 
     public func next() async throws -> EncodedSubtitlePacket? {
         while let cue = try await upstream.next() {
-            if let converted = try convert(cue.packet) { return EncodedSubtitlePacket(packet: converted, format: outputFormat) }
+            if let converted = try convert(cue.packet) { return EncodedSubtitlePacket(packet: converted, format: sharedFormat) }
         }
         return nil
     }

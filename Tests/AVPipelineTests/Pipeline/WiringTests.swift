@@ -44,6 +44,10 @@ import TestSupport
          #"func f() throws { _ = try FileCapture(path: "in.wav").encodeAAC().encodeAAC() }"#),
         ("a runtime-codec stream into ADTS without checking it is AAC",
          #"func f<S: SampleSource>(_ s: S) throws where S.Buffer == EncodedAudioPacket<AnyAudioCodec> { _ = try ADTSWriter(upstream: s, path: "x.aac") }"#),
+        ("audio packets into a video stage",
+         #"func f<S: SampleSource>(_ s: S) throws where S.Buffer == EncodedAudioPacket<AAC> { _ = try AnnexBConverter<S, H264>(upstream: s) }"#),
+        ("a video track narrowed to an audio codec",
+         #"func f(_ demuxer: Demuxer) throws { _ = try demuxer.videoTrack().requiring(AAC.self) }"#),
     ])
     func wrongWiringDoesNotCompile(what: String, snippet: String) throws {
         let result = try Self.typecheck(snippet)

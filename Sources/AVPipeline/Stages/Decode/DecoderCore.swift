@@ -6,8 +6,7 @@ protocol DecodablePacket: SampleBuffer {
     var seekMark: SeekMark? { get }
 }
 
-extension EncodedAudioPacket: DecodablePacket {}
-extension EncodedVideoPacket: DecodablePacket {}
+extension EncodedPacket: DecodablePacket {}
 
 /// What a decoder is opened from: the stream's codec parameters and the clock its packets are stamped in.
 protocol DecodableFormat: Sendable {

@@ -148,43 +148,31 @@ final class DemuxedTrackCore {
     }
 }
 
-/// One audio track of a demuxed file: a pull source of its encoded packets (AAC, MP3, …) with
-/// timestamps in the track's time base. Narrow it with `.requiring(AAC.self)` for AAC-only stages.
-public final class DemuxedAudioTrack: SampleSource, ImmediatePacketSource {
-    public typealias Buffer = EncodedAudioPacket<AnyAudioCodec>
-    private let sharedFormat: SharedFormat<EncodedAudioFormat>
-    public var outputFormat: EncodedAudioFormat { sharedFormat.value }
+/// One track of a demuxed file: a pull source of its encoded packets, with timestamps in the track's
+/// time base. A demuxer's tracks are tagged with their medium's "any codec" kind
+/// (`DemuxedAudioTrack`, `DemuxedVideoTrack`, `DemuxedSubtitleTrack`); narrow one with
+/// `.requiring(AAC.self)` for stages that take one codec only.
+public final class DemuxedTrack<Codec: CodecKind>: SampleSource, ImmediatePacketSource {
+    public typealias Buffer = EncodedPacket<Codec>
+    private let sharedFormat: SharedFormat<Codec.Format>
+    /// The format of every packet of the track.
+    public var outputFormat: Codec.Format { sharedFormat.value }
     private let core: DemuxedTrackCore
+    private let packetType = EncodedPacket<Codec>.self  // its metadata, looked up once
 
-    init(demuxer: Demuxer, track: TrackInfo) throws(AVPipelineError) {
+    init(demuxer: Demuxer, track: TrackInfo, format: Codec.Format) throws(AVPipelineError) {
         core = try DemuxedTrackCore(demuxer: demuxer, track: track)
-        var format = EncodedAudioFormat(parameters: demuxer.parameters[track.index], timeBase: track.timeBase)
-        format.metadata = track.metadata
-        format.presentationEnd = Self.presentationEnd(of: track, in: demuxer.info)
-        format.streamStart = track.startTime
         sharedFormat = SharedFormat(format)
     }
 
-    /// The end an MP4/MOV declares to the sample: its edit list (which FFmpeg turns into the track's
-    /// start and duration) or, in files without one, the `iTunSMPB` sample count. Other containers
-    /// either trim by themselves (Ogg, Matroska's discard padding) or do not say; so does a fragmented
-    /// MP4 whose index lists no samples (its duration adds up the fragments, from wherever they start).
-    private static func presentationEnd(of track: TrackInfo, in info: MediaInfo) -> MediaTime? {
-        guard info.formatName.hasPrefix("mov,"), track.frameCount != nil, let rate = track.sampleRate else { return nil }
-        let start = track.startTime ?? MediaTime(value: 0, timeBase: track.timeBase)
-        let edited = track.duration.map { start + $0 }
-        // The tag describes the file's one audio track.
-        let tagged = info.audioTracks.count != 1 ? nil : info.metadata["iTunSMPB"].flatMap(GaplessInfo.init(iTunSMPB:))
-            .map { start.converted(to: Rational(1, Int32(rate))) + MediaTime(value: $0.validSamples, timeBase: Rational(1, Int32(rate))) }
-        return [edited, tagged].compactMap { $0 }.min()
-    }
-
+    /// What the container says of the track.
     public var info: TrackInfo { core.info }
+    /// The track's read-ahead and I/O statistics so far.
     public var statistics: DemuxStatistics { core.statistics }
 
-    public func next() async throws -> EncodedAudioPacket<AnyAudioCodec>? {
+    public func next() async throws -> EncodedPacket<Codec>? {
         let pulled = core.readsOnDemand ? try core.nextOnDemand() : try await core.next()
-        return pulled.map { EncodedAudioPacket(packet: $0.packet, format: sharedFormat, seekMark: $0.mark) }
+        return pulled.map { packetType.init(packet: $0.packet, format: sharedFormat, seekMark: $0.mark) }
     }
 
     /// Whether `nextOnDemand(as:)` may be used: the track reads on the pulling task.
@@ -192,9 +180,10 @@ public final class DemuxedAudioTrack: SampleSource, ImmediatePacketSource {
 
     /// `next()` for a narrowing of this track when it `readsOnDemand`: each packet made with the
     /// narrowed tag at once, without an `async` call or a re-tagged copy. The caller passes the
-    /// packet type it keeps: naming `EncodedAudioPacket<Tag>` here, in code not specialized for
-    /// `Tag`, would look its metadata up in the runtime's cache for every packet.
-    func nextOnDemand<Tag: AudioCodecKind>(as type: EncodedAudioPacket<Tag>.Type) throws(AVPipelineError) -> EncodedAudioPacket<Tag>? {
+    /// packet type it keeps: naming `EncodedPacket<Tag>` here, in code not specialized for `Tag`,
+    /// would look its metadata up in the runtime's cache for every packet.
+    func nextOnDemand<Tag: CodecKind>(as type: EncodedPacket<Tag>.Type) throws(AVPipelineError) -> EncodedPacket<Tag>?
+    where Tag.Format == Codec.Format {
         guard let pulled = try core.nextOnDemand() else { return nil }
         return type.init(packet: pulled.packet, format: sharedFormat, seekMark: pulled.mark)
     }
@@ -205,75 +194,12 @@ public final class DemuxedAudioTrack: SampleSource, ImmediatePacketSource {
     }
 }
 
-/// One video track of a demuxed file: a pull source of its encoded packets, tagged with their NAL
-/// framing (length-prefixed as MP4 stores H.264/H.265, or Annex B as raw streams and MPEG-TS do).
-public final class DemuxedVideoTrack: SampleSource, ImmediatePacketSource {
-    public typealias Buffer = EncodedVideoPacket<AnyVideoCodec>
-    private let sharedFormat: SharedFormat<EncodedVideoFormat>
-    public var outputFormat: EncodedVideoFormat { sharedFormat.value }
-    private let core: DemuxedTrackCore
+/// One audio track of a demuxed file (AAC, MP3, …). Narrow it with `.requiring(AAC.self)` for AAC-only stages.
+public typealias DemuxedAudioTrack = DemuxedTrack<AnyAudioCodec>
 
-    init(demuxer: Demuxer, track: TrackInfo) throws(AVPipelineError) {
-        core = try DemuxedTrackCore(demuxer: demuxer, track: track)
-        let parameters = demuxer.parameters[track.index]
-        var format = EncodedVideoFormat(parameters: parameters, timeBase: track.timeBase, frameRate: track.frameRate,
-                                        framing: NALFraming.detect(codec: track.codec, extradata: parameters.extradata))
-        format.metadata = track.metadata
-        format.displayMatrix = track.displayMatrix
-        format.sampleAspectRatio = track.sampleAspectRatio
-        sharedFormat = SharedFormat(format)
-    }
+/// One video track of a demuxed file, its packets tagged with their NAL framing (length-prefixed as
+/// MP4 stores H.264/H.265, or Annex B as raw streams and MPEG-TS do).
+public typealias DemuxedVideoTrack = DemuxedTrack<AnyVideoCodec>
 
-    public var info: TrackInfo { core.info }
-    public var statistics: DemuxStatistics { core.statistics }
-
-    public func next() async throws -> EncodedVideoPacket<AnyVideoCodec>? {
-        let pulled = core.readsOnDemand ? try core.nextOnDemand() : try await core.next()
-        return pulled.map { EncodedVideoPacket(packet: $0.packet, format: sharedFormat, seekMark: $0.mark) }
-    }
-
-    /// See `DemuxedAudioTrack.readsOnDemand`.
-    var readsOnDemand: Bool { core.readsOnDemand }
-
-    /// See `DemuxedAudioTrack.nextOnDemand(as:)`.
-    func nextOnDemand<Tag: VideoCodecKind>(as type: EncodedVideoPacket<Tag>.Type) throws(AVPipelineError) -> EncodedVideoPacket<Tag>? {
-        guard let pulled = try core.nextOnDemand() else { return nil }
-        return type.init(packet: pulled.packet, format: sharedFormat, seekMark: pulled.mark)
-    }
-
-    var isImmediate: Bool { core.readsOnDemand }
-    func nextPacketImmediately(reusing blank: Packet?) throws(AVPipelineError) -> PulledPacket? {
-        try core.nextOnDemand(reusing: blank)
-    }
-}
-
-extension NALFraming {
-    /// H.264/H.265 are length-prefixed when their extradata is an `avcC`/`hvcC` record (it starts
-    /// with version 1), and Annex B when it is absent or holds start-code-delimited parameter sets.
-    static func detect(codec: Codec, extradata: [UInt8]) -> NALFraming {
-        guard codec == .h264 || codec == .hevc, extradata.count >= 7 else { return .annexB }
-        let startCode = extradata.starts(with: [0, 0, 1]) || extradata.starts(with: [0, 0, 0, 1])
-        return startCode ? .annexB : .lengthPrefixed
-    }
-}
-
-/// One subtitle track of a demuxed file: a pull source of its encoded cues, for copying them on.
-public final class DemuxedSubtitleTrack: SampleSource {
-    public typealias Buffer = EncodedSubtitlePacket
-    public let outputFormat: EncodedSubtitleFormat
-    private let core: DemuxedTrackCore
-
-    init(demuxer: Demuxer, track: TrackInfo) throws(AVPipelineError) {
-        core = try DemuxedTrackCore(demuxer: demuxer, track: track)
-        var format = EncodedSubtitleFormat(parameters: demuxer.parameters[track.index], timeBase: track.timeBase)
-        format.metadata = track.metadata
-        outputFormat = format
-    }
-
-    public var info: TrackInfo { core.info }
-    public var statistics: DemuxStatistics { core.statistics }
-
-    public func next() async throws -> EncodedSubtitlePacket? {
-        try await core.next().map { EncodedSubtitlePacket(packet: $0.packet, format: outputFormat) }
-    }
-}
+/// One subtitle track of a demuxed file: its encoded cues, for copying them on.
+public typealias DemuxedSubtitleTrack = DemuxedTrack<AnySubtitleCodec>

@@ -78,9 +78,7 @@ protocol PacketBacked: SampleBuffer {
     var packet: Packet { get }
 }
 
-extension EncodedAudioPacket: PacketBacked {}
-extension EncodedVideoPacket: PacketBacked {}
-extension EncodedSubtitlePacket: PacketBacked {}
+extension EncodedPacket: PacketBacked {}
 
 /// Pulls every packet from `upstream` into `writer`, reporting progress after each one.
 func drain<Upstream: SampleSource>(

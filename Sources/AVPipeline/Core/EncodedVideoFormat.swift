@@ -9,7 +9,12 @@ public enum NALFraming: String, Sendable {
 }
 
 /// Describes an encoded video stream; shared by every packet of the stream.
-public struct EncodedVideoFormat: Sendable, CustomStringConvertible {
+public struct EncodedVideoFormat: EncodedStreamFormat, CustomStringConvertible {
+    /// The tag of this medium's packets while their codec is known only at run time.
+    public typealias AnyCodec = AnyVideoCodec
+    /// What a track of this format is.
+    public static var trackKind: TrackInfo.Kind { .video }
+
     public let codec: Codec
     /// Coded size, as stored (before rotation).
     public let width: Int
@@ -46,36 +51,5 @@ public struct EncodedVideoFormat: Sendable, CustomStringConvertible {
 
     public var description: String {
         "\(codec)\(profile.map { " (\($0))" } ?? "") \(width)x\(height) \(framing)"
-    }
-}
-
-/// One encoded video packet (an access unit). `Codec` is a compile-time tag like
-/// `EncodedAudioPacket`'s. Wraps a refcounted `AVPacket`.
-public final class EncodedVideoPacket<Codec: VideoCodecKind>: SampleBuffer {
-    let packet: Packet
-    let sharedFormat: SharedFormat<EncodedVideoFormat>
-    /// Set on the first packet after a seek (`Demuxer.seek(to:mode:)`).
-    public let seekMark: SeekMark?
-
-    init(packet: Packet, format: SharedFormat<EncodedVideoFormat>, seekMark: SeekMark? = nil) {
-        self.packet = packet
-        sharedFormat = format
-        self.seekMark = seekMark
-    }
-
-    convenience init(packet: Packet, format: EncodedVideoFormat, seekMark: SeekMark? = nil) {
-        self.init(packet: packet, format: SharedFormat(format), seekMark: seekMark)
-    }
-
-    public var format: EncodedVideoFormat { sharedFormat.value }
-    public var presentationTime: MediaTime? { packet.presentationTime(in: sharedFormat.value.timeBase) }
-    public var decodeTime: MediaTime? { packet.decodeTime(in: sharedFormat.value.timeBase) }
-    public var duration: MediaTime? { packet.duration(in: sharedFormat.value.timeBase) }
-    public var isKeyframe: Bool { packet.isKeyframe }
-    public var byteCount: Int { packet.size }
-
-    /// The encoded bytes, valid only during the call.
-    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try packet.withUnsafeBytes(body)
     }
 }

@@ -1,0 +1,46 @@
+internal import CFFmpeg
+
+/// Describes an encoded audio stream: what a muxer needs to set up a track and what a user wants to
+/// see (codec, profile, rate, channels). Shared by every packet of the stream.
+public struct EncodedAudioFormat: EncodedStreamFormat, CustomStringConvertible {
+    /// The tag of this medium's packets while their codec is known only at run time.
+    public typealias AnyCodec = AnyAudioCodec
+    /// What a track of this format is.
+    public static var trackKind: TrackInfo.Kind { .audio }
+
+    public let codec: Codec
+    public let sampleRate: Int
+    public let channelLayout: ChannelLayout
+    /// Codec profile name when FFmpeg knows it (`LC` for AAC-LC).
+    public let profile: String?
+    /// Average bit rate in bits per second, when known.
+    public let bitRate: Int?
+    /// The time base of the packets' timestamps.
+    public let timeBase: Rational
+    /// The track's tags (language, handler name…), carried to a muxer's output.
+    public internal(set) var metadata: [String: String] = [:]
+    /// Where the audio ends, when the container says so to the sample (an MP4's edit list or
+    /// `iTunSMPB`): the decoder cuts the last packet's padding there.
+    public internal(set) var presentationEnd: MediaTime?
+    /// Where the track's timeline begins (its first packet's time), when the container says.
+    var streamStart: MediaTime?
+    let parameters: CodecParameters
+
+    init(parameters: CodecParameters, timeBase: Rational) {
+        let p = parameters.pointer.pointee
+        self.parameters = parameters
+        self.timeBase = timeBase
+        codec = Codec(p.codec_id)
+        sampleRate = Int(p.sample_rate)
+        channelLayout = ChannelLayout(p.ch_layout)
+        bitRate = p.declaredBitRate
+        profile = p.profileName
+    }
+
+    /// Codec-specific setup bytes (AAC: the AudioSpecificConfig).
+    public var extradata: [UInt8] { parameters.extradata }
+
+    public var description: String {
+        "\(codec)\(profile.map { " (\($0))" } ?? "") \(sampleRate) Hz \(channelLayout)"
+    }
+}

@@ -1,0 +1,26 @@
+internal import CFFmpeg
+
+/// Describes a subtitle stream (mov_text, SubRip, ASS, WebVTT…); shared by every packet of it.
+public struct EncodedSubtitleFormat: EncodedStreamFormat, CustomStringConvertible {
+    /// The tag of this medium's packets while their codec is known only at run time.
+    public typealias AnyCodec = AnySubtitleCodec
+    /// What a track of this format is.
+    public static var trackKind: TrackInfo.Kind { .subtitle }
+
+    public let codec: Codec
+    public let timeBase: Rational
+    /// The track's tags (language above all), carried to a muxer's output.
+    public internal(set) var metadata: [String: String] = [:]
+    let parameters: CodecParameters
+
+    init(parameters: CodecParameters, timeBase: Rational) {
+        self.parameters = parameters
+        self.timeBase = timeBase
+        codec = Codec(parameters.codecID)
+    }
+
+    /// Text subtitles (as opposed to pictures, like DVD or PGS subtitles).
+    public var isText: Bool { avcodec_descriptor_get(parameters.codecID).map { $0.pointee.props & avp_codec_prop_text_sub() != 0 } ?? false }
+
+    public var description: String { "\(codec) subtitles" }
+}
