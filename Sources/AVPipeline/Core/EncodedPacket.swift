@@ -5,7 +5,9 @@ public protocol EncodedStreamFormat: Sendable {
     associatedtype AnyCodec: CodecKind where AnyCodec.Format == Self
     /// The kind of track such a stream is (`.audio`, `.video`, `.subtitle`).
     static var trackKind: TrackInfo.Kind { get }
+    /// The stream's codec, as found at run time.
     var codec: Codec { get }
+    /// The time base of the packets' timestamps.
     var timeBase: Rational { get }
 }
 

@@ -1,13 +1,5 @@
 internal import CFFmpeg
 
-/// How H.264/H.265 NAL units are delimited in a packet.
-public enum NALFraming: String, Sendable {
-    /// Length-prefixed NAL units, parameter sets in the extradata (`avcC`/`hvcC`): how MP4/MOV store them.
-    case lengthPrefixed
-    /// Start codes (`00 00 00 01`), parameter sets in-band: raw `.h264`/`.h265` streams, MPEG-TS.
-    case annexB
-}
-
 /// Describes an encoded video stream; shared by every packet of the stream.
 public struct EncodedVideoFormat: EncodedStreamFormat, CustomStringConvertible {
     /// The tag of this medium's packets while their codec is known only at run time.

@@ -36,16 +36,6 @@ extension DemuxedTrack where Codec == AnyVideoCodec {
     }
 }
 
-extension NALFraming {
-    /// H.264/H.265 are length-prefixed when their extradata is an `avcC`/`hvcC` record (it starts
-    /// with version 1), and Annex B when it is absent or holds start-code-delimited parameter sets.
-    static func detect(codec: Codec, extradata: [UInt8]) -> NALFraming {
-        guard codec == .h264 || codec == .hevc, extradata.count >= 7 else { return .annexB }
-        let startCode = extradata.starts(with: [0, 0, 1]) || extradata.starts(with: [0, 0, 0, 1])
-        return startCode ? .annexB : .lengthPrefixed
-    }
-}
-
 extension DemuxedTrack where Codec == AnySubtitleCodec {
     convenience init(demuxer: Demuxer, track: TrackInfo) throws(AVPipelineError) {
         var format = EncodedSubtitleFormat(parameters: demuxer.parameters[track.index], timeBase: track.timeBase)
