@@ -2,12 +2,7 @@ internal import CFFmpeg
 
 /// Describes an encoded audio stream: what a muxer needs to set up a track and what a user wants to
 /// see (codec, profile, rate, channels). Shared by every packet of the stream.
-public struct EncodedAudioFormat: EncodedStreamFormat, CustomStringConvertible {
-    /// The tag of this medium's packets while their codec is known only at run time.
-    public typealias AnyCodec = AnyAudioCodec
-    /// What a track of this format is.
-    public static var trackKind: TrackInfo.Kind { .audio }
-
+public struct EncodedAudioFormat: Sendable, CustomStringConvertible {
     public let codec: Codec
     public let sampleRate: Int
     public let channelLayout: ChannelLayout

@@ -65,3 +65,19 @@ public typealias EncodedVideoPacket<Codec: VideoCodecKind> = EncodedPacket<Codec
 
 /// One encoded subtitle packet: a cue shown from its presentation time for its duration.
 public typealias EncodedSubtitlePacket = EncodedPacket<AnySubtitleCodec>
+
+// Each medium's format, with the tag of its packets as a demuxer gives them and the kind of its tracks.
+extension EncodedAudioFormat: EncodedStreamFormat {
+    public typealias AnyCodec = AnyAudioCodec
+    public static var trackKind: TrackInfo.Kind { .audio }
+}
+
+extension EncodedVideoFormat: EncodedStreamFormat {
+    public typealias AnyCodec = AnyVideoCodec
+    public static var trackKind: TrackInfo.Kind { .video }
+}
+
+extension EncodedSubtitleFormat: EncodedStreamFormat {
+    public typealias AnyCodec = AnySubtitleCodec
+    public static var trackKind: TrackInfo.Kind { .subtitle }
+}

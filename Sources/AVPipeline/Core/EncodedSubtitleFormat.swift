@@ -1,12 +1,7 @@
 internal import CFFmpeg
 
 /// Describes a subtitle stream (mov_text, SubRip, ASS, WebVTT…); shared by every packet of it.
-public struct EncodedSubtitleFormat: EncodedStreamFormat, CustomStringConvertible {
-    /// The tag of this medium's packets while their codec is known only at run time.
-    public typealias AnyCodec = AnySubtitleCodec
-    /// What a track of this format is.
-    public static var trackKind: TrackInfo.Kind { .subtitle }
-
+public struct EncodedSubtitleFormat: Sendable, CustomStringConvertible {
     public let codec: Codec
     public let timeBase: Rational
     /// The track's tags (language above all), carried to a muxer's output.

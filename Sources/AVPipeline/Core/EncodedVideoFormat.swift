@@ -1,12 +1,7 @@
 internal import CFFmpeg
 
 /// Describes an encoded video stream; shared by every packet of the stream.
-public struct EncodedVideoFormat: EncodedStreamFormat, CustomStringConvertible {
-    /// The tag of this medium's packets while their codec is known only at run time.
-    public typealias AnyCodec = AnyVideoCodec
-    /// What a track of this format is.
-    public static var trackKind: TrackInfo.Kind { .video }
-
+public struct EncodedVideoFormat: Sendable, CustomStringConvertible {
     public let codec: Codec
     /// Coded size, as stored (before rotation).
     public let width: Int
