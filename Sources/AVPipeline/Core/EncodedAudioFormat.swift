@@ -3,8 +3,11 @@ internal import CFFmpeg
 /// Describes an encoded audio stream: what a muxer needs to set up a track and what a user wants to
 /// see (codec, profile, rate, channels). Shared by every packet of the stream.
 public struct EncodedAudioFormat: Sendable, CustomStringConvertible {
+    /// The stream's codec.
     public let codec: Codec
+    /// Samples per second, per channel.
     public let sampleRate: Int
+    /// The channels and their order.
     public let channelLayout: ChannelLayout
     /// Codec profile name when FFmpeg knows it (`LC` for AAC-LC).
     public let profile: String?
@@ -35,6 +38,7 @@ public struct EncodedAudioFormat: Sendable, CustomStringConvertible {
     /// Codec-specific setup bytes (AAC: the AudioSpecificConfig).
     public var extradata: [UInt8] { parameters.extradata }
 
+    /// Codec, profile, rate and channels, for people to read.
     public var description: String {
         "\(codec)\(profile.map { " (\($0))" } ?? "") \(sampleRate) Hz \(channelLayout)"
     }

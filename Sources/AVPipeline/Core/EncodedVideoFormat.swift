@@ -2,12 +2,17 @@ internal import CFFmpeg
 
 /// Describes an encoded video stream; shared by every packet of the stream.
 public struct EncodedVideoFormat: Sendable, CustomStringConvertible {
+    /// The stream's codec.
     public let codec: Codec
     /// Coded size, as stored (before rotation).
     public let width: Int
+    /// Coded height, as stored (before rotation).
     public let height: Int
+    /// Codec profile name when FFmpeg knows it (`High` for H.264 High).
     public let profile: String?
+    /// Average bit rate in bits per second, when known.
     public let bitRate: Int?
+    /// The time base of the packets' timestamps.
     public let timeBase: Rational
     /// Average frame rate when known.
     public let frameRate: Rational?
@@ -34,8 +39,10 @@ public struct EncodedVideoFormat: Sendable, CustomStringConvertible {
         profile = p.profileName
     }
 
+    /// Codec-specific setup bytes (H.264: the `avcC` record when length-prefixed).
     public var extradata: [UInt8] { parameters.extradata }
 
+    /// Codec, profile, size and framing, for people to read.
     public var description: String {
         "\(codec)\(profile.map { " (\($0))" } ?? "") \(width)x\(height) \(framing)"
     }
