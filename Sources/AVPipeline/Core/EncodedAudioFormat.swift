@@ -26,13 +26,9 @@ public struct EncodedAudioFormat: Sendable, CustomStringConvertible {
 
     init(parameters: CodecParameters, timeBase: Rational) {
         let p = parameters.pointer.pointee
-        self.parameters = parameters
-        self.timeBase = timeBase
-        codec = Codec(p.codec_id)
-        sampleRate = Int(p.sample_rate)
-        channelLayout = ChannelLayout(p.ch_layout)
-        bitRate = p.declaredBitRate
-        profile = p.profileName
+        (self.parameters, self.timeBase) = (parameters, timeBase)
+        (codec, profile, bitRate) = p.codecSummary
+        (sampleRate, channelLayout) = (Int(p.sample_rate), ChannelLayout(p.ch_layout))
     }
 
     /// Codec-specific setup bytes (AAC: the AudioSpecificConfig).
@@ -40,6 +36,6 @@ public struct EncodedAudioFormat: Sendable, CustomStringConvertible {
 
     /// Codec, profile, rate and channels, for people to read.
     public var description: String {
-        "\(codec)\(profile.map { " (\($0))" } ?? "") \(sampleRate) Hz \(channelLayout)"
+        "\(codec.label(profile: profile)) \(sampleRate) Hz \(channelLayout)"
     }
 }

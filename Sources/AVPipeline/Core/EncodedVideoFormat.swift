@@ -28,15 +28,9 @@ public struct EncodedVideoFormat: Sendable, CustomStringConvertible {
 
     init(parameters: CodecParameters, timeBase: Rational, frameRate: Rational?, framing: NALFraming) {
         let p = parameters.pointer.pointee
-        self.parameters = parameters
-        self.timeBase = timeBase
-        self.frameRate = frameRate
-        self.framing = framing
-        codec = Codec(p.codec_id)
-        width = Int(p.width)
-        height = Int(p.height)
-        bitRate = p.declaredBitRate
-        profile = p.profileName
+        (self.parameters, self.timeBase, self.frameRate, self.framing) = (parameters, timeBase, frameRate, framing)
+        (codec, profile, bitRate) = p.codecSummary
+        (width, height) = (Int(p.width), Int(p.height))
     }
 
     /// Codec-specific setup bytes (H.264: the `avcC` record when length-prefixed).
@@ -44,6 +38,6 @@ public struct EncodedVideoFormat: Sendable, CustomStringConvertible {
 
     /// Codec, profile, size and framing, for people to read.
     public var description: String {
-        "\(codec)\(profile.map { " (\($0))" } ?? "") \(width)x\(height) \(framing)"
+        "\(codec.label(profile: profile)) \(width)x\(height) \(framing)"
     }
 }

@@ -38,4 +38,12 @@ extension AVCodecParameters {
 
     /// The declared bit rate, when the stream declares one.
     var declaredBitRate: Int? { bit_rate > 0 ? Int(bit_rate) : nil }
+
+    /// The codec, its profile and bit rate: what every encoded stream's format reads alike.
+    var codecSummary: (codec: Codec, profile: String?, bitRate: Int?) { (Codec(codec_id), profileName, declaredBitRate) }
+}
+
+extension Codec {
+    /// `AAC (LC)`: the codec and, when known, its profile, for people to read.
+    func label(profile: String?) -> String { "\(self)\(profile.map { " (\($0))" } ?? "")" }
 }
