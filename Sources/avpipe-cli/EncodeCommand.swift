@@ -14,10 +14,6 @@ struct Encode: AsyncParsableCommand {
         """
     )
 
-    enum Container: String, ExpressibleByArgument, CaseIterable {
-        case adts, m4a, mp4, ts, hls
-    }
-
     @Option(name: [.customLong("in"), .customShort("i")], help: ArgumentHelp("Audio to encode: a PCM WAV, or any file with an audio track FFmpeg decodes (MP3, FLAC, Opus, Vorbis, ALAC, AC-3, M4A, a movie…).", valueName: "file"))
     var inputOption: String?
 
@@ -38,7 +34,7 @@ struct Encode: AsyncParsableCommand {
     @OptionGroup var audioFormat: AudioFormatArguments<Encode>
 
     @Option(help: "Container, when the output's extension does not say it (adts, m4a, mp4, ts, hls).")
-    var format: Container?
+    var format: FormatArgument<EncodedAudioContainers>?
 
     @Option(name: .customLong("metadata"), parsing: .singleValue,
             help: ArgumentHelp("Set a tag of the M4A/MP4: key=value (title, artist, album, album_artist, track, disc, date, genre, comment…); repeatable, an empty value removes it.", valueName: "key=value"))
@@ -61,16 +57,9 @@ struct Encode: AsyncParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     var container: Container? {
-        if let format { return format }
+        if let format { return format.container }
         if output == OutputPaths.standardOutput { return .adts }  // the one AAC container that streams
-        switch OutputPaths.fileExtension(output) {
-        case "aac", "adts": return .adts
-        case "m4a": return .m4a
-        case "mp4": return .mp4
-        case "ts": return .ts
-        case "m3u8": return .hls
-        default: return nil
-        }
+        return EncodedAudioContainers.container(of: output)
     }
 
     func validate() throws {
@@ -169,7 +158,7 @@ extension Encode: AudioFormatHelp {
 /// Where encoded audio goes: AAC-LC at the asked rate and channels, into ADTS or MP4/M4A.
 struct EncodeJob: Sendable {
     let output: String
-    let container: Encode.Container
+    let container: Container
     let overwrite: Bool
     let encoding: AACEncoderOptions
     let channels: Int?
@@ -202,24 +191,10 @@ struct EncodeJob: Sendable {
                                               parallel: parallel))
         Self.reportLowered(requested: encoding.bitrate, encoder: encoder)
         let progress = ProgressLine(total: duration)
-        let written: (bytes: Int, duration: MediaTime?)
-        switch container {
-        case .adts:
-            noticeNoTags("ADTS")
-            let summary = try await ADTSWriter(upstream: encoder, path: output, overwrite: overwrite).run(progress: progress.update)
-            written = (summary.bytes, summary.duration)
-        case .m4a, .mp4:
-            let summary = try await encoder.writeMP4(to: output, brand: container == .m4a ? .m4a : .mp4, overwrite: overwrite,
-                                                     metadata: tags, coverArt: coverArt, progress: progress.update)
-            written = (summary.bytes, summary.duration)
-        case .ts, .hls:
-            // ADTS in MPEG-TS, or HLS segments (TS or fMP4) and their playlist.
-            noticeNoTags(container == .ts ? "MPEG-TS" : "HLS")
-            let muxer = try Muxer(path: output, options: .init(container: container == .ts ? .ts : .hls, overwrite: overwrite, hls: hls))
-            try muxer.addAudio(encoder, label: output)
-            let summary = try await muxer.run(progress: SegmentAllocation.progress(for: muxer.container, progress.update))
-            written = (summary.tracks.first?.bytes ?? 0, summary.duration)
-        }
+        if !container.isGapless { noticeNoTags(container == .adts ? "ADTS" : container == .ts ? "MPEG-TS" : "HLS") }
+        let destination = EncodedAudioOutput(path: output, container: container, overwrite: overwrite, hls: hls, metadata: tags,
+                                             coverArt: coverArt)
+        let written = try await destination.write(encoder, progress: SegmentAllocation.progress(for: container, progress.update))
         progress.finish(at: written.duration)
         if let requested = encoding.bitrate { Self.reportOvershoot(requested: requested, bytes: written.bytes, duration: written.duration) }
     }

@@ -19,10 +19,6 @@ struct Record: AsyncParsableCommand {
         """
     )
 
-    enum Container: String, ExpressibleByArgument, CaseIterable {
-        case adts, wav, m4a, mp4, mkv, ts, hls
-    }
-
     @Option(name: .customLong("out"), help: ArgumentHelp("Output file: .aac (ADTS), .m4a, .mp4, .mkv, .ts, .m3u8 (HLS) or .wav.", valueName: "file"))
     var output: String?
 
@@ -47,7 +43,7 @@ struct Record: AsyncParsableCommand {
     var faststart = false
 
     @Option(help: "Container, when the output's extension does not say it (adts, wav, m4a, mp4, mkv, ts, hls).")
-    var format: Container?
+    var format: FormatArgument<RecordingContainers>?
 
     @Flag(help: "List the input devices and exit.")
     var listDevices = false
@@ -57,17 +53,8 @@ struct Record: AsyncParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     var container: Container? {
-        if let format { return format }
-        switch OutputPaths.fileExtension(output ?? "") {
-        case "aac", "adts": return .adts
-        case "wav": return .wav
-        case "m4a": return .m4a
-        case "mp4": return .mp4
-        case "mkv", "mka": return .mkv
-        case "ts": return .ts
-        case "m3u8": return .hls
-        default: return nil
-        }
+        if let format { return format.container }
+        return RecordingContainers.container(of: output ?? "")
     }
 
     func validate() throws {
@@ -119,7 +106,7 @@ extension Record: AudioFormatHelp {
 /// One recording: the device, the chain to the output, the live status line and the report.
 struct RecordJob: Sendable {
     let output: String
-    let container: Record.Container
+    let container: Container
     let overwrite: Bool
     let capture: DeviceCapture.Options
     let bitrate: Int?
@@ -165,28 +152,8 @@ struct RecordJob: Sendable {
         }
         let encoder = try pcm.encodeAAC(.init(bitrate: bitrate))
         EncodeJob.reportLowered(requested: bitrate, encoder: encoder)
-        switch container {
-        case .adts:
-            try await ADTSWriter(upstream: encoder, path: output, overwrite: overwrite, live: true).run()
-        default:
-            let muxed: MuxContainer = switch container {
-            case .m4a: .m4a
-            case .mkv: .mkv
-            case .ts: .ts
-            case .hls: .hls
-            default: .mp4
-            }
-            let fragmented = !(faststart && (muxed == .m4a || muxed == .mp4))
-            let muxer = try Muxer(path: output, options: .init(container: muxed, fragmented: fragmented, fragmentDuration: fragment,
-                                                               overwrite: overwrite, hls: hls))
-            try muxer.addAudio(encoder, label: output)
-            try await muxer.run()
-            // Complete: fragments no longer need to protect it, and a regular file can say where the audio lies.
-            // A pipe or device was written as a stream: there is nothing to read back and rewrite.
-            if fragmented, muxed == .m4a || muxed == .mp4, !StreamOutput.isStream(output), let gapless = muxer.gapless {
-                try await FragmentedRecording.finish(path: output, container: muxed, gapless: gapless)
-            }
-        }
+        try await EncodedAudioOutput(path: output, container: container, overwrite: overwrite,
+                                     recording: .init(fragment: fragment, faststart: faststart), hls: hls).write(encoder)
     }
 
     /// Lost audio is never silent: one warning with how much and where.
