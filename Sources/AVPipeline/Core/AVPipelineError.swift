@@ -2,10 +2,15 @@
 /// a bad input from an unwritable output from an unsupported codec. End of stream is not an error:
 /// sources return `nil`.
 public enum AVPipelineError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The input file does not exist.
     case fileNotFound(path: String)
+    /// The input exists but cannot be read (permissions, a folder, an I/O error).
     case notReadable(path: String, reason: String)
+    /// No demuxer recognises the input as media.
     case notAMediaFile(path: String, reason: String)
+    /// The input has no audio track (or not the one asked for).
     case noAudioStream(path: String)
+    /// The input has no video track (or not the one asked for).
     case noVideoStream(path: String)
     /// The media is damaged or cut short: `position` says where, when it is known.
     case invalidData(path: String, position: MediaTime?, reason: String)
@@ -15,14 +20,23 @@ public enum AVPipelineError: Error, Sendable, Equatable, CustomStringConvertible
     /// The input declares values beyond `InputPolicy`'s limits (dimensions, channels, sample rate),
     /// refused before anything is allocated for them.
     case exceedsLimits(path: String, reason: String)
+    /// A PCM sample format a stage cannot take.
     case unsupportedSampleFormat(String)
+    /// A codec, profile or encoder this FFmpeg or the output cannot handle (FLAC in MP4, no native AAC encoder).
     case unsupportedCodec(String)
+    /// A container or file kind the output cannot be, or that cannot hold what is written.
     case unsupportedFormat(String)
+    /// An option out of range or contradicting another (an output that is the input): a usage error.
     case invalidOption(name: String, value: String, reason: String)
+    /// The output cannot be created: its folder is missing or read-only.
     case outputNotWritable(path: String, reason: String)
+    /// The output exists and overwriting was not asked for.
     case outputExists(path: String)
+    /// Writing the output failed part-way (disk full, I/O error); nothing is left in its place.
     case outputWriteFailed(path: String, reason: String)
+    /// The pulling task was cancelled (or the demuxer was): the pipeline stopped within one buffer.
     case cancelled
+    /// An FFmpeg allocation failed.
     case outOfMemory
     /// A device the pipeline needs could not be opened: no display (DISPLAY unset, no X server), no
     /// sound server or card, an unknown device name. `reason` says why and what to do about it.
@@ -31,7 +45,20 @@ public enum AVPipelineError: Error, Sendable, Equatable, CustomStringConvertible
     case ffmpeg(call: String, code: Int32, message: String)
 
     /// What kind of failure this is: the CLI maps each kind to one documented exit code.
-    public enum Category: Sendable { case usage, input, output, unsupported, interrupted, software }
+    public enum Category: Sendable {
+        /// A bad option or value (exit code 64).
+        case usage
+        /// A missing, unreadable, damaged or refused input (66).
+        case input
+        /// An output that cannot be written (73).
+        case output
+        /// A codec, format or device this build or machine cannot handle (69).
+        case unsupported
+        /// Cancelled: SIGINT or SIGTERM in the CLI (130).
+        case interrupted
+        /// An internal FFmpeg failure (70).
+        case software
+    }
 
     /// The kind of this failure (see `Category`).
     public var category: Category {

@@ -25,6 +25,8 @@ public struct InputPolicy: Sendable, Equatable {
     /// Highest sample rate an audio track may declare.
     public var maxSampleRate: Int
 
+    /// The safe defaults: no indirection, `file` only, 1 MiB to recognise the container, 5 MB or 5 s to
+    /// probe, at most 16384 pixels a side, 64 channels and 768 kHz.
     public init(allowIndirection: Bool = false, formatProbeBytes: Int = 1 << 20, probeBytes: Int = 5_000_000,
                 analyzeMicroseconds: Int = 5_000_000, maxVideoDimension: Int = 16_384, maxChannels: Int = 64,
                 maxSampleRate: Int = 768_000, protocols: Set<String> = ["file"]) {

@@ -23,6 +23,7 @@ public final class VideoFrame: SampleBuffer {
         return ticks > 0 ? MediaTime(value: ticks, timeBase: format.timeBase) : nil
     }
 
+    /// Whether the picture is a keyframe (decodable on its own), as the decoder marked it.
     public var isKeyframe: Bool { avp_frame_is_key(frame.pointer) != 0 }
 
     /// Bytes of plane `plane`: `lineSize(plane)` bytes per row, `planeHeight(plane)` rows.

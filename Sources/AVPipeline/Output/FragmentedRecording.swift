@@ -2,6 +2,8 @@
 /// all but the last one): once it is complete, it is rewritten as a regular file carrying the
 /// gapless information (edit list and `iTunSMPB`), atomically; until then it stays fragmented.
 public enum FragmentedRecording {
+    /// Rewrites the fragmented recording at `path` as a regular `container` file carrying `gapless`,
+    /// in place of the fragments once complete.
     public static func finish(path: String, container: Container, gapless: GaplessInfo) async throws {
         let demuxer = try Demuxer(path: path)
         let restored = GaplessRestore(upstream: try demuxer.audioTrack(), gapless: gapless)

@@ -21,11 +21,13 @@
 /// Without a display (or with `playsVideo` off) it plays the sound only; without an audio device
 /// (or `playsAudio` off) it shows the picture on the wall clock. `notices` says what was left out.
 public final class Player: Sendable {
+    /// What the file holds (container, duration, tags, tracks), as its header said.
     public let info: MediaInfo
     /// What this playback leaves out and why (no display, no audio device…), one line each.
     public let notices: [String]
-    /// Whether a window shows the picture / a device plays the sound.
+    /// Whether a window shows the picture.
     public var showsVideo: Bool { session.hasVideo }
+    /// Whether a device plays the sound.
     public var playsAudio: Bool { session.hasAudio }
 
     private let demuxer: Demuxer
@@ -172,20 +174,24 @@ public final class Player: Sendable {
         return MediaTime(seconds: seconds)
     }
 
+    /// Whether playback is held (by `pause()`, or space or p in the window).
     public var isPaused: Bool { session.snapshot.paused }
 
+    /// Holds the picture and the sound where they are; the pipeline stops pulling once its buffers are full.
     public func pause() {
         session.setPaused(true)
         control?.pause()
         session.clock.pause()
     }
 
+    /// Continues from where `pause()` held playback.
     public func resume() {
         session.setPaused(false)
         session.clock.resume()
         control?.resume()
     }
 
+    /// Pauses if playing, resumes if paused (space or p in the window).
     public func togglePause() { isPaused ? resume() : pause() }
 
     /// Jumps to `time` (from the file's start, clamped to the file), exactly: the next picture and
@@ -218,6 +224,7 @@ public final class Player: Sendable {
         }
     }
 
+    /// Silences the sound without losing `volume` (the m key).
     public var isMuted: Bool {
         get { volumeState.withLock { $0.muted } }
         set {

@@ -15,12 +15,14 @@ import Synchronization
 public final class DeviceCapture: SampleSource {
     public typealias Buffer = PCMBuffer
 
+    /// Which device, in what format, and how much to buffer and for how long to capture.
     public struct Options: Sendable {
         /// The input device's name (see `AudioInputDevices.names()`); nil: the system's default.
         public var device: String?
-        /// Rate and channel count to ask the device for; nil: the device's own. A device that
-        /// cannot deliver them delivers its own format (see `outputFormat`; resample with `.resampled(to:)`).
+        /// Rate to ask the device for; nil: the device's own. A device that cannot deliver it
+        /// delivers its own format (see `outputFormat`; resample with `.resampled(to:)`).
         public var sampleRate: Int?
+        /// Channel count to ask the device for; nil: the device's own (as for `sampleRate`).
         public var channelCount: Int?
         /// Sample frames per chunk (the last chunk may be shorter).
         public var chunkFrames: Int
@@ -33,6 +35,8 @@ public final class DeviceCapture: SampleSource {
         /// A device that delivers nothing for this many seconds is an error, not an endless wait.
         public var stallTimeout: Double
 
+        /// The default device in its own format, 1024-frame chunks, a 4 s ring, until stopped, failing
+        /// after 5 s without audio, unless told otherwise.
         public init(device: String? = nil, sampleRate: Int? = nil, channelCount: Int? = nil, chunkFrames: Int = 1024,
                     bufferDuration: Double = 4, duration: MediaTime? = nil, stallTimeout: Double = 5) {
             self.device = device
@@ -49,8 +53,9 @@ public final class DeviceCapture: SampleSource {
     public struct Statistics: Sendable {
         /// Sample frames delivered downstream.
         public var deliveredFrames: Int64 = 0
-        /// Times the ring overflowed, and how much audio was lost in all.
+        /// Times the ring overflowed.
         public var overrunCount = 0
+        /// Sample frames the overflows lost, in all.
         public var droppedFrames: Int64 = 0
         /// Where the first overruns happened (capture time) and how long each was.
         public var overruns: [(at: MediaTime, lost: MediaTime)] = []
@@ -72,6 +77,7 @@ public final class DeviceCapture: SampleSource {
         /// Ends the capture: what was captured so far is still delivered, then the end of stream.
         public func stop() { stopRequested.store(true, ordering: .releasing) }
 
+        /// What the capture did so far (a snapshot).
         public var statistics: Statistics { state.withLock { $0 } }
 
         /// The peak level since the previous call (and resets it): for a level meter.
@@ -86,6 +92,7 @@ public final class DeviceCapture: SampleSource {
     public let outputFormat: AudioFormat
     /// The device's name, as opened.
     public let deviceName: String
+    /// Stops the capture and reads its statistics, from any thread or task.
     public let control: Control
 
     private let options: Options
@@ -96,6 +103,8 @@ public final class DeviceCapture: SampleSource {
     private var started = false
     private var ended = false
 
+    /// Opens the input device (capture starts at the first pull). Throws `deviceUnavailable`
+    /// (`.audioInput`) when no device can be opened.
     public convenience init(options: Options = Options()) throws {
         try Self.validate(options)
         let input = try SDLAudioInput(deviceName: options.device, sampleRate: options.sampleRate, channelCount: options.channelCount)

@@ -6,6 +6,7 @@ internal import CFFmpeg
 public final class FileCapture: SampleSource {
     public typealias Buffer = PCMBuffer
 
+    /// How the file is chunked, paced and opened.
     public struct Options: Sendable {
         /// Sample frames per chunk (the last chunk may be shorter).
         public var chunkFrames: Int = 1024
@@ -17,6 +18,7 @@ public final class FileCapture: SampleSource {
         /// is there is delivered, up to the last whole sample frame, and `truncation` says what is missing.
         public var strict: Bool = false
 
+        /// 1024-frame chunks as fast as they are read, the safe input policy, cut files accepted, unless told otherwise.
         public init(chunkFrames: Int = 1024, realtime: Bool = false, inputPolicy: InputPolicy = .default,
                     strict: Bool = false) {
             self.chunkFrames = chunkFrames
@@ -26,6 +28,7 @@ public final class FileCapture: SampleSource {
         }
     }
 
+    /// The file read.
     public let path: String
     public let outputFormat: AudioFormat
     /// The file's tags (a WAV's LIST/INFO chunk: title, artist…), as FFmpeg names them.
@@ -50,6 +53,7 @@ public final class FileCapture: SampleSource {
     private var cutMidSample = false
     private var startInstant: ContinuousClock.Instant?
 
+    /// Opens `path` and learns its format; fails when it holds no audio FFmpeg decodes.
     public init(path: String, options: Options = Options()) throws {
         guard options.chunkFrames > 0, options.chunkFrames <= 1 << 20 else {
             throw AVPipelineError.invalidOption(name: "chunk frames", value: "\(options.chunkFrames)",

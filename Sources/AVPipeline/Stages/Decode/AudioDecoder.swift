@@ -9,10 +9,12 @@
 public final class AudioDecoder<Upstream: SampleSource, C: AudioCodecKind>: SampleSource
 where Upstream.Buffer == EncodedAudioPacket<C> {
     public typealias Buffer = PCMBuffer
+    /// The counters `statistics` reports, spelled `AudioDecoder.Statistics`.
     public typealias Statistics = AudioDecoderStatistics
 
     /// The loop (`DecoderCore`) with the audio part on top (`AudioDecoderMedium`).
     private let core: DecoderCore<Upstream, AudioDecoderMedium>
+    /// The encoded stream decoded, as upstream described it.
     public let inputFormat: EncodedAudioFormat
     /// The format the opened decoder announces (planar float where it picks one only when decoding).
     public let outputFormat: AudioFormat

@@ -11,10 +11,12 @@ internal import CFFmpeg
 public final class VideoDecoder<Upstream: SampleSource, C: VideoCodecKind>: SampleSource
 where Upstream.Buffer == EncodedVideoPacket<C> {
     public typealias Buffer = VideoFrame
+    /// The counters `statistics` reports, spelled `VideoDecoder.Statistics`.
     public typealias Statistics = VideoDecoderStatistics
 
     /// The stream's declared picture format; each `VideoFrame` carries its own (sizes can change).
     public let outputFormat: VideoFormat
+    /// The encoded stream decoded, as upstream described it.
     public let inputFormat: EncodedVideoFormat
 
     /// The loop (`DecoderCore`) with the picture part on top (`VideoDecoderMedium`).

@@ -26,6 +26,8 @@ public final class AACEncoder<Upstream: SampleSource>: SampleSource where Upstre
     }
     private let core: Core
 
+    /// Opens FFmpeg's native AAC encoder for `upstream`'s PCM (converted to what it takes), with the bit
+    /// rate lowered to AAC-LC's limit if needed; fails when this FFmpeg has no native `aac` encoder.
     public init(upstream: Upstream, options: Options = Options()) throws {
         let input = upstream.outputFormat
         guard let codec = avcodec_find_encoder_by_name("aac") else {

@@ -1,5 +1,6 @@
 /// How an HLS stream (`Container.hls`) is cut and published.
 public struct HLSOptions: Sendable {
+    /// The segments' container.
     public enum Segments: String, Sendable, CaseIterable {
         /// MPEG-TS segments (`NAME0.ts`…): what every HLS player reads.
         case mpegts
@@ -9,12 +10,15 @@ public struct HLSOptions: Sendable {
 
     /// The segment length aimed at; segments are cut at keyframes, so one can be longer by up to a GOP.
     public var segmentDuration: MediaTime
+    /// MPEG-TS (the default) or fragmented MP4 segments.
     public var segments: Segments
     /// A live stream: written in place as it goes, the playlist keeping the last `window` segments
     /// (older ones are deleted). Otherwise a VOD stream, published when complete.
     public var live: Bool
+    /// How many segments a live playlist keeps (1…10000).
     public var window: Int
 
+    /// 6 s MPEG-TS segments, VOD, unless told otherwise (a live window of 5).
     public init(segmentDuration: MediaTime = .seconds(6), segments: Segments = .mpegts, live: Bool = false, window: Int = 5) {
         self.segmentDuration = segmentDuration
         self.segments = segments

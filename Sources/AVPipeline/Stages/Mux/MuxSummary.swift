@@ -4,6 +4,7 @@ public struct MuxSummary: Sendable {
     public struct Track: Sendable {
         /// "audio", "video" or "subtitle".
         public let kind: String
+        /// The codec of the track's packets.
         public let codec: Codec
         /// Packets written.
         public let packets: Int

@@ -7,6 +7,7 @@ public struct AudioRendererOptions: Sendable {
     /// Seconds of audio the ring holds (its high watermark); refilled when half has played.
     public var bufferDuration: Double
 
+    /// Playback on the default device at full volume, 0.2 s ahead, unless told otherwise.
     public init(device: String? = nil, volume: Float = 1, bufferDuration: Double = 0.2) {
         self.device = device
         self.volume = volume
@@ -24,6 +25,7 @@ public struct AudioRendererOptions: Sendable {
 /// Audio is converted to whatever format the device granted. At end of stream `run()` waits until
 /// the last sample has been played.
 public final class AudioRenderer<Upstream: SampleSource> where Upstream.Buffer == PCMBuffer {
+    /// The options, spelled `AudioRenderer.Options` at the call site.
     public typealias Options = AudioRendererOptions
 
     /// The format the device plays (what the pipeline's PCM is converted to).

@@ -19,11 +19,14 @@ public final class PlaybackControl: Sendable {
 
     /// Holds playback; the pump stops pulling once the buffer is full.
     public func pause() { update { $0.paused = true } }
+    /// Lets playback continue from where it was held.
     public func resume() { update { $0.paused = false } }
     /// Ends playback now (no drain); `run()` returns.
     public func stop() { update { $0.stopped = true } }
 
+    /// Whether playback is held by `pause()`.
     public var isPaused: Bool { state.withLock { $0.paused } }
+    /// Whether `stop()` has ended playback.
     public var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// 0 (silent) … 1 (unchanged); applied by the device callback, so it takes effect at once.
@@ -32,6 +35,7 @@ public final class PlaybackControl: Sendable {
         set { feed.volume = newValue }
     }
 
+    /// Counters so far: frames played, underruns.
     public var statistics: RenderStatistics { feed.statistics }
 
     /// How much of the source the device has been handed.

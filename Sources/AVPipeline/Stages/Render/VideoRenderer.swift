@@ -2,8 +2,10 @@
 public struct VideoRendererOptions: Sendable {
     /// The window's title.
     public var title: String
+    /// Starts in full screen (f toggles it).
     public var fullscreen: Bool
 
+    /// A window titled "avpipe", not full screen, unless told otherwise.
     public init(title: String = "avpipe", fullscreen: Bool = false) {
         self.title = title
         self.fullscreen = fullscreen
@@ -19,6 +21,7 @@ public struct VideoRendererOptions: Sendable {
 /// more than a frame, and counts both. Space pauses, f toggles full screen, q, Esc or closing the
 /// window ends `run()`.
 public final class VideoRenderer<Upstream: SampleSource> where Upstream.Buffer == VideoFrame {
+    /// The options, spelled `VideoRenderer.Options` at the call site.
     public typealias Options = VideoRendererOptions
 
     private let window: SDLVideoWindow

@@ -39,6 +39,8 @@ public final class AudioFileWriter<Upstream: SampleSource> where Upstream.Buffer
     /// What was written (the encoder's input format for encoded formats).
     public let writtenFormat: AudioFormat
 
+    /// Chooses the format from `format`, else from `path`'s extension, and opens its encoder; checks
+    /// the output before any PCM is pulled.
     public init(upstream: Upstream, path: String, format: Container? = nil, overwrite: Bool = false) throws {
         guard let format = format ?? Container(path: path).flatMap({ $0.isAudioFile ? $0 : nil }) else {
             throw AVPipelineError.unsupportedFormat("cannot tell the audio format from '\(path)': use .wav, .flac, .aiff, .pcm, .mp3 or .opus")

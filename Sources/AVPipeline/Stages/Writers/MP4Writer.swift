@@ -23,6 +23,7 @@ public final class MP4Writer<Upstream: SampleSource, C: AudioCodecKind> where Up
     /// What the finished file records about priming and padding (AAC), once `run` is done.
     public var gapless: GaplessInfo? { muxer.gapless }
 
+    /// Pulls every packet from upstream and writes it; the file is complete and in place on return.
     @discardableResult
     public func run(progress: ((MediaTime) -> Void)? = nil) async throws -> WriteSummary {
         let summary = try await muxer.run(progress: progress)

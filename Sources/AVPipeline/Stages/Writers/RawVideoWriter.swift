@@ -5,6 +5,7 @@ public final class RawVideoWriter<Upstream: SampleSource, C: VideoCodecKind> whe
     private let upstream: Upstream
     private let writer: SingleStreamFileWriter
 
+    /// Checks that the packets are Annex B and the output can be written, before any packet is pulled.
     public init(upstream: Upstream, path: String, overwrite: Bool = false) throws {
         self.upstream = upstream
         let format = upstream.outputFormat

@@ -2,8 +2,11 @@ internal import CFFmpeg
 
 /// What a finished write produced.
 public struct WriteSummary: Sendable {
+    /// The file written.
     public let path: String
+    /// Packets written.
     public let packets: Int
+    /// Payload bytes written (without the container's own).
     public let bytes: Int
     /// Media time covered (end of the last packet), when packets carried timestamps.
     public let duration: MediaTime?

@@ -12,6 +12,7 @@ public final class VideoFrameWriter<Upstream: SampleSource> where Upstream.Buffe
     /// `.y4m` or `.yuv` (`Container.holdsPictures`, one picture after another).
     public typealias Container = AVPipeline.Container
 
+    /// The file kind written, from the options or the output's name.
     public let container: Container
     private let upstream: Upstream
     private var file: AtomicOutputFile?
