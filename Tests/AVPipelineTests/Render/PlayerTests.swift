@@ -113,7 +113,7 @@ import TestSupport
             previous = shown
         }
         player.stop()
-        try await running.value
+        _ = try await running.value
     }
 
     /// Pictures whose time has passed when their turn comes are dropped and counted: a source that
