@@ -66,8 +66,7 @@ where Upstream.Buffer: DecodablePacket, Upstream.Buffer.Format: DecodableFormat 
     let codec: CodecContext
     /// The stream decoded.
     let format: Upstream.Buffer.Format
-    // Per-packet state, `@exclusivity(unchecked)` as in `DemuxedTrackCore`: one task drives a
-    // decoder at a time, and the runtime's access checks cost more than the loop's own work.
+    // Per-packet state, unchecked: one driver (see `SampleSource`).
     /// The medium's part: what each decoded frame becomes.
     @exclusivity(unchecked) private(set) var medium: Medium
     @exclusivity(unchecked) private var packets = 0

@@ -18,8 +18,7 @@ public struct DemuxStatistics: Sendable {
 /// bounded hand-off), and the status bookkeeping. Pulled by one task at a time (like every `SampleSource`).
 final class DemuxedTrackCore {
     let info: TrackInfo
-    // Per-packet state, `@exclusivity(unchecked)`: one task drives this object at a time, and the
-    // runtime's access checks (~80 instructions each) were a tenth of a copy job's own work.
+    // Per-packet state, unchecked: one driver (see `SampleSource`).
     @exclusivity(unchecked) private var reader: TrackReader?
     private let handoff: BoundedHandoff
     private let counters: TrackCounters

@@ -20,8 +20,7 @@ final class SingleStreamFileWriter {
     private let context: OutputContext
     private let stream: UnsafeMutablePointer<AVStream>
     private let sourceTimeBase: Rational
-    // Per-packet state, `@exclusivity(unchecked)`: one task drives this object at a time, and the
-    // runtime's access checks (~80 instructions each) were a tenth of a copy job's own work.
+    // Per-packet state, unchecked: one driver (see `SampleSource`).
     @exclusivity(unchecked) private var tally = StreamTally()
 
     /// `live`: a recording — written under its final name from the start and each packet handed
