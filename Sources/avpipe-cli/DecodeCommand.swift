@@ -109,14 +109,14 @@ struct Decode: AsyncParsableCommand {
                     if let audioDecoder {
                         group.addTask {
                             while try await audioDecoder.next() != nil {}
-                            reportSkippedPackets(audioDecoder.statistics)
+                            reportSkippedPackets(audioDecoder.statistics, kind: "audio")
                             return ""
                         }
                     }
                     if let videoDecoder {
                         group.addTask {
                             while try await videoDecoder.next() != nil {}
-                            reportSkippedPackets(videoDecoder.statistics)
+                            reportSkippedPackets(videoDecoder.statistics, kind: "video")
                             return ""
                         }
                     }
@@ -139,7 +139,7 @@ struct Decode: AsyncParsableCommand {
                                 let raw = packed == .u8 ? "u8" : "\(packed)le"
                                 printNotice("\(output): bare \(raw) samples, \(written.sampleRate) Hz, \(written.channelCount) channel(s) (ffplay -f \(raw) -ar \(written.sampleRate) -ch_layout \(written.channelLayout) \(output))")
                             }
-                            reportSkippedPackets(audioDecoder.statistics)
+                            reportSkippedPackets(audioDecoder.statistics, kind: "audio")
                             return output
                         }
                     }
@@ -155,7 +155,7 @@ struct Decode: AsyncParsableCommand {
                             if Container(path: video) == .rawYUV, let format = written {
                                 printNotice("\(video): raw \(format.pixelFormat) \(format.width)x\(format.height) pictures (ffplay -f rawvideo -pixel_format \(format.pixelFormat) -video_size \(format.width)x\(format.height) \(video))")
                             }
-                            reportSkippedPackets(videoDecoder.statistics)
+                            reportSkippedPackets(videoDecoder.statistics, kind: "video")
                             return video
                         }
                     }
@@ -186,17 +186,10 @@ extension Decode {
     }
 }
 
-/// One warning line when a decoder skipped damaged packets (the run still succeeds).
-func reportSkippedPackets(_ statistics: AudioDecoderStatistics) {
-    reportSkippedPackets(statistics.skippedPackets, first: statistics.firstSkip, kind: "audio")
-}
-
-func reportSkippedPackets(_ statistics: VideoDecoderStatistics) {
-    reportSkippedPackets(statistics.skippedPackets, first: statistics.firstSkip, kind: "video")
-}
-
-private func reportSkippedPackets(_ count: Int, first: String?, kind: String) {
+/// One warning line when a decoder (of `kind`: audio, video) skipped damaged packets (the run still succeeds).
+func reportSkippedPackets(_ statistics: DecoderStatistics, kind: String) {
+    let count = statistics.skippedPackets
     guard count > 0 else { return }
     let plural = count == 1 ? "" : "s"
-    printWarning("skipped \(count) damaged \(kind) packet\(plural) (first \(first ?? "unknown"))")
+    printWarning("skipped \(count) damaged \(kind) packet\(plural) (first \(statistics.firstSkip ?? "unknown"))")
 }

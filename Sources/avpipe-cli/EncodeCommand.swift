@@ -126,7 +126,7 @@ struct Encode: AsyncParsableCommand {
             carry(source.info.metadata, source.coverArt)
             try await job.run(source, duration: source.duration, overlapped: true)
             reportTruncations(source.truncations, input: input)
-            reportSkippedPackets(source.decoderStatistics)
+            reportSkippedPackets(source.decoderStatistics, kind: "audio")
         }
     }
 

@@ -99,8 +99,8 @@ struct Play: AsyncParsableCommand {
                 throw error
             }
             reportTruncations(player.truncations, input: input)
-            if let decoding = statistics.audioDecoding { reportSkippedPackets(decoding) }
-            if let decoding = statistics.videoDecoding { reportSkippedPackets(decoding) }
+            if let decoding = statistics.audioDecoding { reportSkippedPackets(decoding, kind: "audio") }
+            if let decoding = statistics.videoDecoding { reportSkippedPackets(decoding, kind: "video") }
             if stats { printLine(Self.describe(statistics, video: player.showsVideo, audio: player.playsAudio)) }
         }
     }

@@ -30,7 +30,7 @@ final class AudioLane {
         let (pump, feed, control) = (pump, pump.feed, pump.control)
         defer {
             pump.output.close()
-            session.record(decoder.statistics)
+            session.recordAudio(decoder.statistics)
         }
         var generation = -1
         var source = try Resample(upstream: decoder, to: feed.format)

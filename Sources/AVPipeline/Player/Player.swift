@@ -67,7 +67,7 @@ public final class Player: Sendable {
         if options.playsVideo, info.hasVideo {
             let decoder = try demuxer.videoTrack(options.videoTrack).decodeVideo()
             let lane = try VideoLane(pictures: decoder, seekGeneration: { decoder.seekGeneration },
-                                     finished: { $0.record(decoder.statistics) })
+                                     finished: { $0.recordVideo(decoder.statistics) })
             let title = options.windowTitle ?? String(path.split(separator: "/").last ?? Substring(path))
             switch try Self.unavailable({ try SDLVideoWindow(title: title, format: lane.format, fullscreen: options.fullscreen) }) {
             case .success(let window): (lanes.window, lanes.video) = (window, lane)

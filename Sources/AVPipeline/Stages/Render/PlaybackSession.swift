@@ -95,6 +95,6 @@ final class PlaybackSession: Sendable {
         if let failure = snapshot.failure { throw failure }
     }
 
-    func record(_ decoding: AudioDecoderStatistics) { state.withLock { $0.statistics.audioDecoding = decoding } }
-    func record(_ decoding: VideoDecoderStatistics) { state.withLock { $0.statistics.videoDecoding = decoding } }
+    func recordAudio(_ decoding: AudioDecoderStatistics) { state.withLock { $0.statistics.audioDecoding = decoding } }
+    func recordVideo(_ decoding: VideoDecoderStatistics) { state.withLock { $0.statistics.videoDecoding = decoding } }
 }
