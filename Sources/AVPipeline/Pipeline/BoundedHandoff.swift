@@ -1,7 +1,10 @@
 /// The bounded buffer between a producing task and the task that pulls from it: at most `capacity`
 /// items wait in it. The producer suspends when it is full and the consumer when it is empty, so
 /// work ahead never exceeds the bound whatever the consumer's pace. Continuations are always
-/// resumed after the lock is released.
+/// resumed after the lock is released, and items only ever pass through the lock: a woken consumer
+/// takes its item under the lock, so ThreadSanitizer sees every hand-over (a continuation resumed
+/// before its task has suspended gives it no happens-before edge, and it reported the producer's
+/// writes to an item as racing with the consumer's reads).
 ///
 /// Wake-ups can be batched: a suspended consumer is woken only once `consumerBatch` items wait (or
 /// the producer finished), and a suspended producer only once the buffer has drained to
@@ -20,7 +23,7 @@ final class BoundedHandoff: Sendable {
         var highWaterMark = 0
         var ending: Ending?
         var abandoned = false
-        var waitingConsumer: CheckedContinuation<Item?, any Error>?
+        var waitingConsumer: CheckedContinuation<Void, any Error>?
         var waitingProducer: CheckedContinuation<Bool, Never>?
 
         /// The waiting producer, taken out, once the buffer has drained to `threshold` items.
@@ -32,7 +35,6 @@ final class BoundedHandoff: Sendable {
     }
 
     private enum RoomCheck { case room, gone, full }
-    private enum Wake { case item(CheckedContinuation<Item?, any Error>, Item), ended(CheckedContinuation<Item?, any Error>) }
     private enum Step { case item(Item, CheckedContinuation<Bool, Never>?), ended(Ending), wait, cancelled }
 
     let capacity: Int
@@ -80,40 +82,26 @@ final class BoundedHandoff: Sendable {
     /// Hands an item over (after `waitForRoom`, so there is room): to a waiting consumer once a batch
     /// is ready, else into the buffer.
     func deliver(_ item: Item) {
-        let wake: (CheckedContinuation<Item?, any Error>, Item)? = state.withLock { s in
+        let wake: CheckedContinuation<Void, any Error>? = state.withLock { s in
             if s.abandoned { return nil }
             s.highWaterMark = max(s.highWaterMark, s.items.count + 1)
-            if let consumer = s.waitingConsumer, s.items.count + 1 >= consumerBatch {
-                s.waitingConsumer = nil
-                if s.items.isEmpty { return (consumer, item) }
-                s.items.append(item)
-                return (consumer, s.items.removeFirst())
-            }
             s.items.append(item)
-            return nil
+            guard let consumer = s.waitingConsumer, s.items.count >= consumerBatch else { return nil }
+            s.waitingConsumer = nil
+            return consumer
         }
-        if let (consumer, item) = wake { consumer.resume(returning: item) }
+        wake?.resume()
     }
 
     /// The producer is done: the consumer gets the buffered items, then `nil` or the error.
     func finish(_ ending: Ending) {
-        let wake: Wake? = state.withLock { s in
+        let wake: CheckedContinuation<Void, any Error>? = state.withLock { s in
             guard s.ending == nil else { return nil }
             s.ending = ending
-            guard let consumer = s.waitingConsumer else { return nil }
-            s.waitingConsumer = nil
-            // A consumer waiting for a batch may have items below the batch size to take first.
-            return s.items.isEmpty ? .ended(consumer) : .item(consumer, s.items.removeFirst())
+            defer { s.waitingConsumer = nil }
+            return s.waitingConsumer
         }
-        switch wake {
-        case nil: break
-        case .item(let consumer, let item): consumer.resume(returning: item)
-        case .ended(let consumer):
-            switch ending {
-            case .end: consumer.resume(returning: nil)
-            case .failure(let error): consumer.resume(throwing: error)
-            }
-        }
+        wake?.resume()
     }
 
     // MARK: consumer side
@@ -121,53 +109,51 @@ final class BoundedHandoff: Sendable {
     /// The next item, waiting for the producer if none is buffered; nil at the end. Throws the
     /// producer's error, or `.cancelled` when the pulling task is cancelled while waiting.
     func pop() async throws -> Item? {
-        let step: Step = state.withLock { s in
-            if !s.items.isEmpty {
-                let item = s.items.removeFirst()
-                return .item(item, s.takeProducer(ifAtMost: producerResume))
+        while true {
+            let step: Step = state.withLock { s in
+                if !s.items.isEmpty {
+                    let item = s.items.removeFirst()
+                    return .item(item, s.takeProducer(ifAtMost: producerResume))
+                }
+                if let ending = s.ending { return .ended(ending) }
+                return .wait
             }
-            if let ending = s.ending { return .ended(ending) }
-            return .wait
+            switch step {
+            case .item(let item, let producer):
+                producer?.resume(returning: true)
+                return item
+            case .ended(.end): return nil
+            case .ended(.failure(let error)): throw error
+            case .cancelled: throw AVPipelineError.cancelled
+            case .wait: try await waitForDelivery()  // then take what came, under the lock
+            }
         }
-        switch step {
-        case .item(let item, let producer):
-            producer?.resume(returning: true)
-            return item
-        case .ended(.end): return nil
-        case .ended(.failure(let error)): throw error
-        case .cancelled: throw AVPipelineError.cancelled
-        case .wait:
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Item?, any Error>) in
-                    let now: Step = state.withLock { s in
-                        // Checked under the lock: a cancellation handler running later finds the
-                        // continuation stored; one that ran earlier has already set the flag.
-                        if Task.isCancelled { return .cancelled }
-                        if !s.items.isEmpty {
-                            let item = s.items.removeFirst()
-                            return .item(item, s.takeProducer(ifAtMost: producerResume))
-                        }
-                        if let ending = s.ending { return .ended(ending) }
-                        s.waitingConsumer = continuation
-                        return .wait
-                    }
-                    switch now {
-                    case .wait: break
-                    case .cancelled: continuation.resume(throwing: AVPipelineError.cancelled)
-                    case .ended(.end): continuation.resume(returning: nil)
-                    case .ended(.failure(let error)): continuation.resume(throwing: error)
-                    case .item(let item, let producer):
-                        producer?.resume(returning: true)
-                        continuation.resume(returning: item)
-                    }
+    }
+
+    /// Suspends until a batch of items (or the end) is there, or throws `.cancelled`.
+    private func waitForDelivery() async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let now: Step = state.withLock { s in
+                    // Checked under the lock: a cancellation handler running later finds the
+                    // continuation stored; one that ran earlier has already set the flag.
+                    if Task.isCancelled { return .cancelled }
+                    if !s.items.isEmpty || s.ending != nil { return .ended(.end) }  // ready: take it
+                    s.waitingConsumer = continuation
+                    return .wait
                 }
-            } onCancel: {
-                let consumer = state.withLock { s in
-                    defer { s.waitingConsumer = nil }
-                    return s.waitingConsumer
+                switch now {
+                case .wait: break
+                case .cancelled: continuation.resume(throwing: AVPipelineError.cancelled)
+                default: continuation.resume()
                 }
-                consumer?.resume(throwing: AVPipelineError.cancelled)
             }
+        } onCancel: {
+            let consumer = state.withLock { s in
+                defer { s.waitingConsumer = nil }
+                return s.waitingConsumer
+            }
+            consumer?.resume(throwing: AVPipelineError.cancelled)
         }
     }
 
