@@ -39,6 +39,7 @@ static inline int avp_input_buffer_padding_size(void) { return AV_INPUT_BUFFER_P
 static inline int avp_pkt_flag_key(void) { return AV_PKT_FLAG_KEY; }
 static inline int avp_pkt_flag_corrupt(void) { return AV_PKT_FLAG_CORRUPT; }
 static inline int avp_codec_cap_variable_frame_size(void) { return AV_CODEC_CAP_VARIABLE_FRAME_SIZE; }
+static inline int avp_codec_cap_hardware(void) { return AV_CODEC_CAP_HARDWARE; }
 static inline int avp_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
 static inline int avp_fmt_globalheader(void) { return AVFMT_GLOBALHEADER; }
 static inline int avp_fmt_nofile(void) { return AVFMT_NOFILE; }
@@ -185,6 +186,14 @@ static inline int64_t avp_frame_duration(const AVFrame *frame) {
     return frame->duration;
 #else
     return frame->pkt_duration;
+#endif
+}
+
+static inline void avp_frame_set_duration(AVFrame *frame, int64_t duration) {
+#if LIBAVUTIL_VERSION_MAJOR >= 58
+    frame->duration = duration;
+#else
+    frame->pkt_duration = duration;
 #endif
 }
 

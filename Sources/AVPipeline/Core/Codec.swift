@@ -17,6 +17,16 @@ public struct Codec: Hashable, Sendable, CustomStringConvertible {
     public static let h264 = Codec(AV_CODEC_ID_H264)
     /// H.265 / HEVC.
     public static let hevc = Codec(AV_CODEC_ID_HEVC)
+    /// VP9.
+    public static let vp9 = Codec(AV_CODEC_ID_VP9)
+    /// AV1.
+    public static let av1 = Codec(AV_CODEC_ID_AV1)
+
+    /// The codec FFmpeg names `name` (`h264`, `hevc`, `vp9`, `av1`…); nil when it knows none.
+    public init?(name: String) {
+        guard let descriptor = avcodec_descriptor_get_by_name(name) else { return nil }
+        self.init(descriptor.pointee.id)
+    }
 
     /// Whether this is one of FFmpeg's raw PCM codecs (`pcm_s16le`, `pcm_f32le` …).
     public var isPCM: Bool {

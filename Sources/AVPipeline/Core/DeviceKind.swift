@@ -11,6 +11,8 @@ public enum DeviceKind: String, Sendable, Equatable, CaseIterable, CustomStringC
     case camera
     /// A screen to capture (x11grab).
     case screen
+    /// A hardware video encoder (VA-API, NVENC, Quick Sync…).
+    case videoEncoder
 
     /// How an error names it: "display", "audio output device"…
     public var description: String {
@@ -20,6 +22,7 @@ public enum DeviceKind: String, Sendable, Equatable, CaseIterable, CustomStringC
         case .audioInput: "audio input device"
         case .camera: "camera"
         case .screen: "screen to capture"
+        case .videoEncoder: "hardware video encoder"
         }
     }
 }

@@ -61,6 +61,9 @@ public struct VideoFormat: Hashable, Sendable, CustomStringConvertible {
     public var timeBase: Rational
     /// The stream's frame rate, when known (pictures may still be timed irregularly).
     public var frameRate: Rational?
+    /// Where chroma samples sit relative to luma (`left`, `center`, `topleft`…; FFmpeg's names),
+    /// nil when unspecified. An encoder writes it into the stream (H.264's VUI), as ffmpeg does.
+    public var chromaLocation: String? = nil
 
     /// Display width: the coded size rotated (width and height swap at 90° and 270°).
     public var displayWidth: Int { rotation == 90 || rotation == 270 ? height : width }
@@ -90,6 +93,7 @@ extension VideoFormat {
         }
         (colorRange, colorSpace, colorPrimaries, colorTransfer) =
             Self.colorNames(range: f.color_range, space: f.colorspace, primaries: f.color_primaries, transfer: f.color_trc)
+        chromaLocation = f.chroma_location == AVCHROMA_LOC_UNSPECIFIED ? nil : av_chroma_location_name(f.chroma_location).map { String(cString: $0) }
     }
 
     /// FFmpeg's names for a colour description; nil for what is unspecified.

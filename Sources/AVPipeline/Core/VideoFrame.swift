@@ -51,3 +51,48 @@ public final class VideoFrame: SampleBuffer {
         return (format.height + (1 << shift) - 1) >> shift
     }
 }
+
+extension VideoFrame {
+    /// A new blank picture with planes of its own, for a program to draw into
+    /// (`withUnsafeMutablePlane`) and send to a stage such as `VideoEncoder`. `presentationTime`
+    /// is in `format.timeBase`; `duration` too, when given.
+    public convenience init(format: VideoFormat, presentationTime: Int64?, duration: Int64? = nil) throws {
+        guard (1...16384).contains(format.width), (1...16384).contains(format.height) else {
+            throw AVPipelineError.invalidOption(name: "picture size", value: "\(format.width)x\(format.height)",
+                                                reason: "must be between 1 and 16384 pixels a side")
+        }
+        let frame = try Frame()
+        let f = frame.pointer
+        f.pointee.format = format.pixelFormat.avValue.rawValue
+        f.pointee.width = Int32(format.width)
+        f.pointee.height = Int32(format.height)
+        try check(av_frame_get_buffer(f, 0), "av_frame_get_buffer")
+        f.pointee.pts = presentationTime ?? avp_nopts_value()
+        if let duration { avp_frame_set_duration(f, duration) }
+        if let sar = format.sampleAspectRatio { f.pointee.sample_aspect_ratio = sar.avValue }
+        self.init(frame: frame, format: format)
+    }
+
+    /// Writes into plane `plane` (`lineSize(plane)` bytes a row, `planeHeight(plane)` rows). The
+    /// planes are made the picture's own first (copied if another stage still shares them), so a
+    /// picture already handed on is never changed under its reader.
+    public func withUnsafeMutablePlane<R>(_ plane: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R {
+        precondition(plane >= 0 && plane < format.pixelFormat.planeCount, "plane \(plane) out of range")
+        try check(av_frame_make_writable(frame.pointer), "av_frame_make_writable")
+        let base = withUnsafePointer(to: &frame.pointer.pointee.data) {
+            $0.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { $0[plane] }
+        }
+        return try body(UnsafeMutableRawBufferPointer(start: base, count: lineSize(plane) * planeHeight(plane)))
+    }
+}
+
+extension VideoFormat {
+    /// Pictures of `width`×`height` in `pixelFormat`, timed in `timeBase`; upright, square pixels
+    /// unless `sampleAspectRatio` says otherwise, colour undescribed.
+    public init(pixelFormat: PixelFormat = .yuv420p, width: Int, height: Int, timeBase: Rational,
+                frameRate: Rational? = nil, sampleAspectRatio: Rational? = nil) {
+        self.init(pixelFormat: pixelFormat, width: width, height: height, sampleAspectRatio: sampleAspectRatio,
+                  colorRange: nil, colorSpace: nil, colorPrimaries: nil, colorTransfer: nil, rotation: 0,
+                  isMirrored: false, timeBase: timeBase, frameRate: frameRate)
+    }
+}

@@ -44,3 +44,13 @@ final class Frame {
     /// Whether this frame is the only user of its sample buffers (so writing to them is safe).
     var isWritable: Bool { av_frame_is_writable(pointer) != 0 }
 }
+
+extension Frame {
+    /// A new owner of another reference to this frame's buffers, with its own copy of the
+    /// properties (times, picture type), which can then be changed without touching this one.
+    func newReference() throws(AVPipelineError) -> Frame {
+        let copy = try Frame()
+        try check(av_frame_ref(copy.pointer, pointer), "av_frame_ref")
+        return copy
+    }
+}

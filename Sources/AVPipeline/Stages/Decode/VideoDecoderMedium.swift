@@ -72,6 +72,7 @@ struct VideoDecoderMedium: DecoderMedium {
         frame.colorspace = context.colorspace
         frame.color_primaries = context.color_primaries
         frame.color_trc = context.color_trc
+        frame.chroma_location = context.chroma_sample_location
         let stream = VideoFormat(pixelFormat: PixelFormat(context.pix_fmt), width: 0, height: 0,
                                  sampleAspectRatio: input.sampleAspectRatio,
                                  colorRange: nil, colorSpace: nil, colorPrimaries: nil, colorTransfer: nil,

@@ -1,0 +1,121 @@
+internal import CFFmpeg
+
+/// The video encoders' feed: pictures from upstream converted by libswscale to the encoder's
+/// layout and size where they differ, moved onto the encoder's clock, with the decoder's picture
+/// type cleared (else its I/P/B decisions would leak into the new stream) and a keyframe forced
+/// where a segment must begin. Each picture is sent once at its own time; with an output frame
+/// rate, pictures are instead repeated or dropped onto that rate's grid (ffmpeg's `-r`).
+final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer == VideoFrame {
+    private let upstream: Upstream
+    private let target: VideoFormat
+    private let constantRate: Bool
+    private let keyframeEvery: Int64?
+    private var scaler: Scaler?
+    /// The encoder time of the last picture sent; every next one is later.
+    private var lastTime: Int64?
+    /// The first picture's time, where keyframe boundaries count from; and the next boundary.
+    private var firstTime: Int64?
+    private var nextKeyframe: Int64?
+    /// Constant rate: the picture on the grid until a later one arrives (and how often it was
+    /// shown), the next grid slot, and the picture that ends the hold at its own slot.
+    private var held: Frame?
+    private var heldShown = 0
+    private var nextSlot: Int64 = 0
+    private var arriving: (frame: Frame, slot: Int64)?
+    private var upstreamEnded = false
+    /// Pictures dropped or repeated to keep a constant rate.
+    private(set) var dropped = 0
+    private(set) var repeated = 0
+
+    init(upstream: Upstream, target: VideoFormat, constantRate: Bool, keyframeEvery: MediaTime?) {
+        self.upstream = upstream
+        self.target = target
+        self.constantRate = constantRate
+        self.keyframeEvery = keyframeEvery.map { max(1, $0.converted(to: target.timeBase).value) }
+    }
+
+    func next() async throws -> Frame? {
+        try checkCancellation()
+        if constantRate { return try await nextOnGrid() }
+        guard let picture = try await upstream.next() else { return nil }
+        let frame = try converted(picture)
+        let wanted = encoderTime(of: picture) ?? lastTime.map { $0 + 1 } ?? 0
+        // Rounding onto a coarser clock can put two pictures on one tick; the later one moves to
+        // the next tick, so it is still sent (x264 refuses equal times).
+        let time = lastTime.map { max(wanted, $0 + 1) } ?? wanted
+        return stamp(frame, at: time, duration: picture.duration?.converted(to: target.timeBase).value)
+    }
+
+    /// Constant rate: slot n shows the last picture whose own slot is at most n (the `fps` filter's
+    /// rule): a picture is repeated over the slots up to the next one's, or dropped when the next
+    /// one takes its slot before it was shown.
+    private func nextOnGrid() async throws -> Frame? {
+        while true {
+            if let held, let arriving {
+                if nextSlot < arriving.slot {
+                    heldShown += 1
+                    if heldShown > 1 { repeated += 1 }
+                    defer { nextSlot += 1 }
+                    return stamp(try held.newReference(), at: nextSlot, duration: 1)
+                }
+                if heldShown == 0 { dropped += 1 }
+                (self.held, heldShown, self.arriving) = (arriving.frame, 0, nil)
+                continue
+            }
+            if upstreamEnded {
+                // The last picture is shown once more only if it never was.
+                guard let held, heldShown == 0 else { return nil }
+                self.held = nil
+                return stamp(held, at: nextSlot, duration: 1)
+            }
+            guard let picture = try await upstream.next() else { upstreamEnded = true; continue }
+            let slot = encoderTime(of: picture) ?? nextSlot + 1
+            let frame = try converted(picture)
+            if held == nil {
+                (held, heldShown, nextSlot) = (frame, 0, slot)
+            } else {
+                arriving = (frame, slot)
+            }
+        }
+    }
+
+    /// The picture's time on the encoder's clock, rounded to the nearest tick.
+    private func encoderTime(of picture: VideoFrame) -> Int64? {
+        guard let time = picture.presentationTime else { return nil }
+        return av_rescale_q_rnd(time.value, time.timeBase.avValue, target.timeBase.avValue,
+                                AVRounding(rawValue: AV_ROUND_NEAR_INF.rawValue | AV_ROUND_PASS_MINMAX.rawValue))
+    }
+
+    /// A frame of its own for the encoder: converted when the picture differs from what the encoder
+    /// takes, else another reference to the same planes (never copied).
+    private func converted(_ picture: VideoFrame) throws(AVPipelineError) -> Frame {
+        let frame = picture.frame.pointer
+        let source = (PixelFormat(AVPixelFormat(rawValue: frame.pointee.format)), Int(frame.pointee.width), Int(frame.pointee.height))
+        let wanted = (target.pixelFormat, target.width, target.height)
+        guard source != wanted else { return try picture.frame.newReference() }
+        if scaler == nil || scaler!.source != source {
+            scaler = try Scaler(from: source, to: wanted, colorSpace: frame.pointee.colorspace, sourceRange: frame.pointee.color_range)
+        }
+        return try scaler!.convert(frame)
+    }
+
+    /// Sets the frame's time, clears its picture type, and makes it a keyframe at a boundary.
+    private func stamp(_ frame: Frame, at time: Int64, duration: Int64?) -> Frame {
+        let f = frame.pointer
+        f.pointee.pts = time
+        avp_frame_set_duration(f, duration ?? 0)
+        f.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        if let every = keyframeEvery {
+            let first = firstTime ?? time
+            firstTime = first
+            let boundary = nextKeyframe ?? first
+            if time >= boundary {
+                f.pointee.pict_type = AV_PICTURE_TYPE_I
+                // The next boundary after this picture, counted from the first (no drift).
+                nextKeyframe = first + ((time - first) / every + 1) * every
+            }
+        }
+        lastTime = time
+        return frame
+    }
+}
