@@ -44,9 +44,10 @@ extension ContainerChoices {
     static var refusedExtensions: Set<String> { [] }
 }
 
-/// What `encode` writes: AAC in ADTS, M4A/MP4, MPEG-TS or HLS.
-enum EncodedAudioContainers: ContainerChoices {
-    static let choices: [Container] = [.adts, .m4a, .mp4, .ts, .hls]
+/// What `encode` writes: AAC in ADTS or M4A; video and audio in MP4, MOV, Matroska, WebM,
+/// MPEG-TS or HLS; H.264/H.265 as raw Annex B streams.
+enum EncodeContainers: ContainerChoices {
+    static let choices: [Container] = [.adts, .m4a, .mp4, .mov, .mkv, .webm, .ts, .hls, .h264, .hevc]
     /// Other names of these containers that `encode` has never taken.
     static let refusedExtensions: Set<String> = ["m4b", "m4v", "mts"]
 }

@@ -1,23 +1,31 @@
 import ArgumentParser
 import AVPipeline
 
-/// `avpipe encode`: any audio → AAC-LC in ADTS (.aac) or MP4/M4A. A PCM WAV goes through
-/// `FileCapture` (the series' capture stage, chunked like a microphone); anything else through
-/// `AudioFileSource` (demux → decode).
+/// `avpipe encode`: a movie's pictures to H.264 (or HEVC, VP9, AV1) and its sound to AAC, in any
+/// container that holds them (`MovieEncodeJob`); any audio → AAC-LC in ADTS (.aac) or MP4/M4A. A
+/// PCM WAV goes through `FileCapture` (the series' capture stage, chunked like a microphone);
+/// other audio through `AudioFileSource` (demux → decode).
 struct Encode: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Encode audio to AAC-LC (.aac ADTS, .m4a or .mp4): a PCM WAV, or any file with an audio track.",
+        abstract: "Encode video to H.264 (HEVC, VP9, AV1) and audio to AAC: a movie into MP4/MOV/MKV/WebM/TS/HLS or .h264, any audio into .aac or .m4a.",
         discussion: """
-        Examples: avpipe encode --in pcm.wav --out test.aac --bitrate 96000
+        Every track the output can carry is encoded: the video with libx264 at ffmpeg's defaults \
+        (crf 23, preset medium; VP9 and Opus for .webm), the audio to AAC-LC. Each picture is encoded \
+        once, at its own time; rotation, tags and chapters are kept.
+        Examples: avpipe encode --in movie.mkv --out movie.mp4
+                  avpipe encode -i movie.mp4 small.mp4 --crf 28 --preset veryfast --width 640
+                  avpipe encode --in camera.y4m --out camera.h264 --tune zerolatency --profile baseline --gop 30
+                  avpipe encode --in movie.mp4 --out live/index.m3u8 --segment 4 --video-bitrate 2M --maxrate 2M --bufsize 4M
+                  avpipe encode --in pcm.wav --out test.aac --bitrate 96000
                   avpipe encode --in song.flac --out song.m4a --bitrate 192k
                   avpipe encode --in movie.mkv --out sound.m4a --audio-track 1 --channels 2 --start 1:00 --duration 30
         """
     )
 
-    @Option(name: [.customLong("in"), .customShort("i")], help: ArgumentHelp("Audio to encode: a PCM WAV, or any file with an audio track FFmpeg decodes (MP3, FLAC, Opus, Vorbis, ALAC, AC-3, M4A, a movie…).", valueName: "file"))
+    @Option(name: [.customLong("in"), .customShort("i")], help: ArgumentHelp("What to encode: a movie (any file FFmpeg reads with a video track, .y4m included), a PCM WAV, or any file with an audio track (MP3, FLAC, Opus, M4A…).", valueName: "file"))
     var inputOption: String?
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("Output file: .aac (ADTS), .m4a, .mp4, .ts or .m3u8 (an HLS playlist; its segments go beside it).", valueName: "file"))
+    @Option(name: .customLong("out"), help: ArgumentHelp("Output file: .mp4, .mov, .mkv, .webm, .ts, .m3u8 (an HLS playlist; its segments go beside it), .h264/.h265 (raw Annex B video), .aac (ADTS) or .m4a.", valueName: "file"))
     var outputOption: String?
 
     @Argument(help: ArgumentHelp("Input and/or output as bare names, as ffmpeg takes them (avpipe encode in.wav out.aac, or -i in.wav out.aac).", valueName: "files"))
@@ -33,8 +41,8 @@ struct Encode: AsyncParsableCommand {
     @OptionGroup var part: InputPartArguments
     @OptionGroup var audioFormat: AudioFormatArguments<Encode>
 
-    @Option(help: "Container, when the output's extension does not say it (adts, m4a, mp4, ts, hls).")
-    var format: FormatArgument<EncodedAudioContainers>?
+    @Option(help: "Container, when the output's extension does not say it (adts, m4a, mp4, mov, mkv, webm, ts, hls, h264, hevc).")
+    var format: FormatArgument<EncodeContainers>?
 
     @Option(name: .customLong("metadata"), parsing: .singleValue,
             help: ArgumentHelp("Set a tag of the M4A/MP4: key=value (title, artist, album, album_artist, track, disc, date, genre, comment…); repeatable, an empty value removes it.", valueName: "key=value"))
@@ -44,6 +52,7 @@ struct Encode: AsyncParsableCommand {
     var noMetadata = false
 
     @OptionGroup var encoding: AACEncodingArguments
+    @OptionGroup var video: VideoEncodingArguments
 
     @Option(help: "Sample frames per captured chunk.")
     var chunkFrames: Int = 1024
@@ -59,7 +68,7 @@ struct Encode: AsyncParsableCommand {
     var container: Container? {
         if let format { return format.container }
         if output == OutputPaths.standardOutput { return .adts }  // the one AAC container that streams
-        return EncodedAudioContainers.container(of: output)
+        return EncodeContainers.container(of: output)
     }
 
     func validate() throws {
@@ -71,10 +80,11 @@ struct Encode: AsyncParsableCommand {
         }
         guard container != nil else {
             let ext = OutputPaths.fileExtension(output)
-            throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use .aac, .m4a, .mp4, .ts or .m3u8 (HLS), or --format")
+            throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use .mp4, .mov, .mkv, .webm, .ts, .m3u8 (HLS), .h264, .h265, .aac or .m4a, or --format")
         }
         try audioFormat.check()
         try part.check()
+        try video.check()
         try encoding.check(bitrate: bitrate, realtime: realtime)
         guard chunkFrames > 0 else { throw ValidationError("--chunk-frames must be positive (got \(chunkFrames))") }
         for tag in metadata where !tag.contains("=") || tag.hasPrefix("=") {
@@ -100,7 +110,19 @@ struct Encode: AsyncParsableCommand {
         let sourceOptions = part.sourceOptions(demuxer: inputOptions.demuxerOptions)
         let (selectsPart, capturing, channels) = (part.selectsPart, realtime || chunkFrames != 1024, audioFormat.channels)
         let (settings, keepsInputTags, hlsOptions) = (tagSettings, !noMetadata, hls.options)
+        let movie = try movieJob(container: container, encoding: encoding)
+        let demuxerOptions = inputOptions.demuxerOptions
         try await CommandRunner.run(logging: logging) {
+            // A movie (or anything, from a pipe that cannot be read twice) into a container that
+            // holds pictures takes the movie path; audio alone keeps the audio path's extras
+            // (PCM capture, parallel AAC, gapless tags).
+            if let movie {
+                let demuxer = try Demuxer(path: input, options: demuxerOptions)
+                if demuxer.info.videoTracks.contains(where: { !$0.isCoverArt }) || !Self.isRegularFile(input) || !container.holdsAudio {
+                    try await movie.run(demuxer)
+                    return
+                }
+            }
             var job = EncodeJob(output: output, container: container, overwrite: overwrite, encoding: encoding, channels: channels,
                                 hls: hlsOptions)
             func carry(_ tags: [String: String], _ cover: CoverArt?) {
@@ -128,6 +150,18 @@ struct Encode: AsyncParsableCommand {
             reportTruncations(source.truncations, input: input)
             reportSkippedPackets(source.decoderStatistics, kind: "audio")
         }
+    }
+
+    /// The movie path's job when the output holds pictures and they are wanted; nil otherwise.
+    private func movieJob(container: Container, encoding: AACEncoderOptions) throws -> MovieEncodeJob? {
+        guard container.holdsVideo, !video.noVideo else { return nil }
+        var encoding = encoding
+        if encoding.parallel.jobs == 0 { encoding.parallel.jobs = 1 }  // segments need an audio-only input
+        let audio: TranscodePlan.AudioWork = video.noAudio ? .none
+            : container == .webm ? .encoder("libopus", bitRate: bitrate?.bitsPerSecond) : .aac(encoding, channels: audioFormat.channels)
+        return MovieEncodeJob(input: input, output: output, container: container, video: try video.work(into: container), audio: audio,
+                              audioTrack: part.audioTrack, start: part.start?.time, duration: part.duration?.time,
+                              overwrite: outputOptions.overwrite, hls: hls.options, keepsMetadata: !noMetadata, tagSettings: tagSettings)
     }
 
     /// Whether `input` is a regular file (which can be opened twice), not a pipe, FIFO or device.

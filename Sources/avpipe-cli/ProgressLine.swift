@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// One self-rewriting status line on stderr (percent, position, speed × real time), shown only when
+/// One self-rewriting status line on stderr (percent, position, pictures per second when making video, speed × real time), shown only when
 /// stderr is a terminal and redrawn at most ten times a second.
 final class ProgressLine {
     /// Whether a status line is on screen without its newline: an error or "interrupted" message
@@ -19,14 +19,17 @@ final class ProgressLine {
     }
 
     private let total: MediaTime?
+    /// Pictures a second of media holds, when video is being made: the line then shows pictures per second.
+    private let pictureRate: Double?
     private let enabled: Bool
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
     private var lastDraw: ContinuousClock.Instant
     private var drew = false
 
-    init(total: MediaTime?, enabled: Bool = isTerminal(STDERR_FILENO)) {
+    init(total: MediaTime?, pictureRate: Double? = nil, enabled: Bool = isTerminal(STDERR_FILENO)) {
         self.total = total
+        self.pictureRate = pictureRate
         self.enabled = enabled
         start = clock.now
         lastDraw = start
@@ -61,7 +64,10 @@ final class ProgressLine {
             text += "\(position)"
         }
         let elapsed = (clock.now - start).secondsDouble
-        if elapsed > 0.05 { text += "  \(String(oneDecimal: played.seconds / elapsed))× real time" }
+        if elapsed > 0.05 {
+            if let pictureRate { text += "  \(Int((played.seconds * pictureRate / elapsed).rounded())) fps" }
+            text += "  \(String(oneDecimal: played.seconds / elapsed))× real time"
+        }
         Self.emit(text)
         drew = true
         Self.lineOpen.store(true, ordering: .releasing)

@@ -22,6 +22,8 @@ public final class VideoEncoder<Upstream: SampleSource>: SampleSource where Upst
     /// The options the encoder was opened with.
     public let options: VideoEncoderOptions
     private let core: EncoderCore<VideoFeed<Upstream>>
+    /// One frame period in the encoder's clock, when the frame rate is known.
+    private let frameTicks: Int64?
     private let feed: VideoFeed<Upstream>
 
     /// Opens the encoder for `upstream`'s pictures. Throws `.unsupportedCodec` for an encoder this
@@ -51,6 +53,9 @@ public final class VideoEncoder<Upstream: SampleSource>: SampleSource where Upst
         sharedFormat = SharedFormat(format)
         encoderInputFormat = setup.format
         notices = setup.notices
+        frameTicks = setup.format.frameRate.flatMap { rate in
+            rate.numerator > 0 ? Swift.max(1, av_rescale_q(1, AVRational(num: rate.denominator, den: rate.numerator), setup.format.timeBase.avValue)) : nil
+        }
         self.options = options
         feed = VideoFeed(upstream: upstream, target: setup.format, constantRate: options.frameRate != nil,
                          keyframeEvery: options.keyframeEvery)
@@ -58,7 +63,11 @@ public final class VideoEncoder<Upstream: SampleSource>: SampleSource where Upst
     }
 
     public func next() async throws -> EncodedVideoPacket<AnyVideoCodec>? {
-        try await core.next().map { EncodedVideoPacket(packet: $0, format: sharedFormat) }
+        guard let packet = try await core.next() else { return nil }
+        // Encoders such as libx264 leave packet durations unset; a container then guesses the
+        // last picture's (an MP4 would end one picture early), so each gets one frame period.
+        if packet.pointer.pointee.duration <= 0, let frameTicks { packet.pointer.pointee.duration = frameTicks }
+        return EncodedVideoPacket(packet: packet, format: sharedFormat)
     }
 
     /// Pictures dropped to keep `options.frameRate` (a later one took their slot before they were shown).

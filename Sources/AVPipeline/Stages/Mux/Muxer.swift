@@ -108,10 +108,18 @@ public final class Muxer {
     @discardableResult
     public func addAudio<Upstream: SampleSource, C: AudioCodecKind>(_ source: Upstream, label: String? = nil) throws -> Int
     where Upstream.Buffer == EncodedAudioPacket<C> {
+        try addAudio(source, label: label, trackMetadata: nil)
+    }
+
+    /// `trackMetadata`: the track's tags when they are not the stream's own (an encoder's output
+    /// carries its source track's); nil takes the stream's.
+    @discardableResult
+    func addAudio<Upstream: SampleSource, C: AudioCodecKind>(_ source: Upstream, label: String?, trackMetadata: [String: String]?) throws -> Int
+    where Upstream.Buffer == EncodedAudioPacket<C> {
         let format = source.outputFormat
         return try add(MuxTrack(kind: .audio, label: label ?? "audio track \(tracks.count + 1)",
                                 source: MuxSource(source), parameters: format.parameters, timeBase: format.timeBase,
-                                metadata: options.keepsTrackMetadata ? format.metadata : [:]))
+                                metadata: options.keepsTrackMetadata ? trackMetadata ?? format.metadata : [:]))
     }
 
     /// Adds an encoded video stream (Annex B or length-prefixed H.264/H.265, …); returns its track index.

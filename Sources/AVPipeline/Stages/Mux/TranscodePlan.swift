@@ -1,0 +1,117 @@
+internal import CFFmpeg
+
+/// What an encode of a movie does with its input's main video and audio tracks: encode each (or
+/// copy it, or leave it out), cut to the chosen part, into the container; and what it leaves out
+/// and why. `Muxer.addTracks(of:transcoding:)` builds the chains. Like ffmpeg, an encode takes one
+/// video and one audio track; `remux` copies every track.
+public struct TranscodePlan: Sendable {
+    /// What happens to the video.
+    public enum VideoWork: Sendable, Equatable {
+        /// Encoded with these settings.
+        case encode(VideoEncoderOptions)
+        /// Copied as it is.
+        case copy
+        /// Left out.
+        case none
+    }
+
+    /// What happens to the audio.
+    public enum AudioWork: Sendable {
+        /// Encoded to AAC-LC, with `channels` (nil: the input's).
+        case aac(AACEncoderOptions, channels: Int?)
+        /// Encoded with another FFmpeg audio encoder (`libopus` for WebM), at `bitRate` (nil: its default).
+        case encoder(String, bitRate: Int?)
+        /// Copied as it is.
+        case copy
+        /// Left out.
+        case none
+    }
+
+    /// The video track taken and what is done with it; nil when none is.
+    public let video: (track: TrackInfo, work: VideoWork)?
+    /// The audio track taken and what is done with it; nil when none is.
+    public let audio: (track: TrackInfo, work: AudioWork)?
+    /// What the encode leaves out of the input, each with the reason.
+    public let leftOut: [String]
+    /// Where the part begins, counted from the input's start; nil: its start.
+    public let start: MediaTime?
+    /// How long the part lasts; nil: to the end.
+    public let duration: MediaTime?
+    /// The input time that becomes 0 in the output (the part's start on the input's timeline).
+    public let timelineOrigin: MediaTime?
+
+    /// Plans `info`'s encode into `container`. `videoTrack`/`audioTrack`: which track of the kind
+    /// (nil: the main one). Throws `.unsupportedCodec` when the container cannot hold what would be
+    /// written, `.noVideoStream`/`.noAudioStream` when nothing is left to write.
+    public init(info: MediaInfo, container: Container, video: VideoWork, audio: AudioWork,
+                videoTrack: Int? = nil, audioTrack: Int? = nil, start: MediaTime? = nil, duration: MediaTime? = nil,
+                hls: HLSOptions = .init()) throws(AVPipelineError) {
+        var leftOut: [String] = []
+        let videoTrackInfo = video == .none || !container.holdsVideo ? nil : try Self.pick(info.videoTracks, videoTrack, kind: "video")
+        let audioTrackInfo: TrackInfo?
+        if case .none = audio { audioTrackInfo = nil } else {
+            audioTrackInfo = container.holdsAudio ? try Self.pick(info.audioTracks, audioTrack, kind: "audio") : nil
+        }
+        if let track = videoTrackInfo {
+            let codec = try Self.outputCodec(of: video, track: track)
+            try Self.check(codec, of: track, into: container, hls: hls)
+            if let loss = CopyPlan.orientationLoss(of: track, into: container, hls: hls) { leftOut.append(loss) }
+        }
+        if let track = audioTrackInfo {
+            try Self.check(try Self.outputCodec(of: audio, track: track), of: track, into: container, hls: hls)
+        }
+        for track in info.tracks where track.kind == .subtitle || (track.kind == .video && !track.isCoverArt && track.index != videoTrackInfo?.index && videoTrackInfo != nil)
+            || (track.kind == .audio && track.index != audioTrackInfo?.index && audioTrackInfo != nil) {
+            leftOut.append("\(CopyPlan.describe(track)): an encode takes one video and one audio track (remux copies every track)")
+        }
+        if videoTrackInfo == nil && audioTrackInfo == nil {
+            throw video != .none && container.holdsVideo ? .noVideoStream(path: info.path) : .noAudioStream(path: info.path)
+        }
+        self.video = videoTrackInfo.map { ($0, video) }
+        self.audio = audioTrackInfo.map { ($0, audio) }
+        self.leftOut = leftOut
+        self.start = start
+        self.duration = duration
+        let origin = info.startTime ?? MediaTime(value: 0, timeBase: Rational(1, 1))
+        timelineOrigin = start.map { origin + $0 } ?? [videoTrackInfo, audioTrackInfo].compactMap { $0?.startTime }.min()
+    }
+
+    private static func pick(_ candidates: [TrackInfo], _ index: Int?, kind: String) throws(AVPipelineError) -> TrackInfo? {
+        let usable = candidates.filter { !$0.isCoverArt }
+        guard let index else { return usable.first }
+        guard usable.indices.contains(index) else {
+            throw .invalidOption(name: "\(kind) track", value: "\(index)",
+                                 reason: "the file has \(usable.count) \(kind) track\(usable.count == 1 ? "" : "s")")
+        }
+        return usable[index]
+    }
+
+    /// The codec the FFmpeg encoder `name` writes; `.unsupportedCodec` when this FFmpeg has none of that name.
+    public static func codec(ofEncoder name: String, kind: String = "video") throws(AVPipelineError) -> Codec {
+        guard let encoder = avcodec_find_encoder_by_name(name) else {
+            throw .unsupportedCodec("this FFmpeg build has no '\(name)' \(kind) encoder")
+        }
+        return Codec(encoder.pointee.id)
+    }
+
+    private static func outputCodec(of work: VideoWork, track: TrackInfo) throws(AVPipelineError) -> Codec {
+        if case .encode(let options) = work { return try codec(ofEncoder: options.encoder, kind: "video") }
+        return track.codec
+    }
+
+    private static func outputCodec(of work: AudioWork, track: TrackInfo) throws(AVPipelineError) -> Codec {
+        switch work {
+        case .aac: .aac
+        case .encoder(let name, _): try codec(ofEncoder: name, kind: "audio")
+        case .copy, .none: track.codec
+        }
+    }
+
+    private static func check(_ codec: Codec, of track: TrackInfo, into container: Container, hls: HLSOptions) throws(AVPipelineError) {
+        guard !container.canHold(codec, segments: hls.segments) else { return }
+        if container == .hls && container.canHold(codec, segments: .fmp4) {
+            throw .unsupportedCodec("\(CopyPlan.describe(track)): HLS's MPEG-TS segments cannot hold \(codec); fMP4 segments can (--fmp4)")
+        }
+        throw .unsupportedCodec("\(CopyPlan.describe(track)): \(container.rawValue.uppercased()) cannot hold \(codec)")
+    }
+}

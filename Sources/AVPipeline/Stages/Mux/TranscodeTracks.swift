@@ -1,0 +1,100 @@
+internal import CFFmpeg
+
+/// What adding a transcode's tracks set up, for the caller to report.
+public struct TranscodeTracks {
+    /// What the video encoder could not do as asked and did nearest (an odd size for 4:2:0).
+    public let videoNotices: [String]
+    /// The video encoder's input (size, layout, clock), when the video is encoded.
+    public let videoEncoderInput: VideoFormat?
+    /// The bit rate the AAC encoder was set to, when the audio is AAC-encoded.
+    public let aacBitRate: Int?
+}
+
+extension Muxer {
+    /// Adds the tracks `plan` takes from `demuxer`, each encoded or copied as it says, cut to its
+    /// part (seeking `demuxer` exactly to the part's start: pictures and samples before it are
+    /// decoded but not encoded). The video encoder writes its set-up where this container wants it,
+    /// and keeps a keyframe at every HLS segment start.
+    @discardableResult
+    public func addTracks(of demuxer: Demuxer, transcoding plan: TranscodePlan, label: String? = nil) throws -> TranscodeTracks {
+        let label = label ?? demuxer.info.path
+        let from = plan.timelineOrigin
+        if let start = plan.start, start.value > 0, let from { try demuxer.seek(to: from, mode: .exact) }
+        let end = plan.duration.flatMap { duration in from.map { $0 + duration } }
+        var notices: [String] = [], encoderInput: VideoFormat?, aacBitRate: Int?
+        if let (track, work) = plan.video {
+            if case .encode(var options) = work {
+                options.globalHeader = wantsGlobalHeader
+                if container == .hls, options.keyframeEvery == nil { options.keyframeEvery = self.options.hls.segmentDuration }
+                let encoder = try demuxer.encodedVideo(track, options: options, end: end,
+                                                       metadata: self.options.keepsTrackMetadata ? track.metadata : [:])
+                notices = encoder.notices
+                encoderInput = encoder.encoderInputFormat
+                try addVideo(encoder, label: label)
+            } else {
+                try addVideo(DemuxedVideoTrack(demuxer: demuxer, track: try demuxer.described(track)), label: label)
+            }
+        }
+        if let (track, work) = plan.audio {
+            let track = try demuxer.described(track)
+            let packets = try DemuxedAudioTrack(demuxer: demuxer, track: track)
+            let tags = self.options.keepsTrackMetadata ? track.metadata : [:]
+            func cut() throws -> ErasedSource<PCMBuffer> {
+                let pcm = try packets.decodeAudio()
+                guard let duration = plan.duration, let from else { return ErasedSource(pcm) }
+                return ErasedSource(pcm.ending(after: duration, from: from))
+            }
+            switch work {
+            case .aac(let options, let channels):
+                let pcm = try cut()
+                let request = AudioFormatRequest(sampleFormat: .fltp, sampleRate: options.sampleRate,
+                                                 channelLayout: channels.map { .default(channelCount: $0) })
+                let encoder = try pcm.resampled(to: request).encodeAAC(options)
+                aacBitRate = encoder.bitrate
+                try addAudio(encoder, label: label, trackMetadata: tags)
+            case .encoder(let name, let bitRate):
+                try addAudio(AudioEncoder(upstream: try cut(), encoder: name, bitrate: bitRate, globalHeader: wantsGlobalHeader),
+                             label: label, trackMetadata: tags)
+            case .copy, .none:
+                try addAudio(packets, label: label)
+            }
+        }
+        return TranscodeTracks(videoNotices: notices, videoEncoderInput: encoderInput, aacBitRate: aacBitRate)
+    }
+
+    /// Whether this container keeps codec set-up in its header (MP4, MKV, FLV), so encoders must put
+    /// it there rather than before each keyframe (what the ffmpeg CLI decides from the same flag).
+    var wantsGlobalHeader: Bool {
+        guard let format = av_guess_format(container.muxerName, nil, nil) else { return false }
+        return format.pointee.flags & avp_fmt_globalheader() != 0
+    }
+}
+
+extension Demuxer {
+    /// `track`'s pictures decoded, ended at `end` (exclusive) and encoded.
+    func encodedVideo(_ track: TrackInfo, options: VideoEncoderOptions, end: MediaTime?,
+                      metadata: [String: String]) throws -> VideoEncoder<ErasedSource<VideoFrame>> {
+        let track = try described(track)
+        let pictures = try DemuxedVideoTrack(demuxer: self, track: track).decodeVideo()
+        let cut = ErasedSource<VideoFrame>(end.map { pictures.ending(at: $0) } ?? pictures)
+        return try VideoEncoder(upstream: cut, options: options, displayMatrix: track.displayMatrix, metadata: metadata)
+    }
+}
+
+extension TranscodePlan {
+    /// The plan's video alone, encoded, for a raw elementary stream (`.h264`/`.h265`: parameter
+    /// sets before every keyframe, since no header holds them); seeks `demuxer` to the part's
+    /// start. Also says what the encoder could not do as asked. Throws `.invalidOption` when the
+    /// plan copies its video or has none.
+    public func encodedVideo(from demuxer: Demuxer) throws
+        -> (packets: some SampleSource<EncodedVideoPacket<AnyVideoCodec>>, notices: [String]) {
+        guard let (track, work) = video, case .encode(var options) = work else {
+            throw AVPipelineError.invalidOption(name: "video", value: "copy", reason: "an elementary stream is made by encoding the pictures")
+        }
+        options.globalHeader = false
+        if let start, start.value > 0, let timelineOrigin { try demuxer.seek(to: timelineOrigin, mode: .exact) }
+        let end = duration.flatMap { duration in timelineOrigin.map { $0 + duration } }
+        let encoder = try demuxer.encodedVideo(track, options: options, end: end, metadata: [:])
+        return (encoder, encoder.notices)
+    }
+}
