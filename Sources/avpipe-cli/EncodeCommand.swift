@@ -41,7 +41,15 @@ struct Encode: AsyncParsableCommand {
     @OptionGroup var part: InputPartArguments
     @OptionGroup var audioFormat: AudioFormatArguments<Encode>
 
-    @Option(help: "Container, when the output's extension does not say it (adts, m4a, mp4, mov, mkv, webm, ts, hls, h264, hevc).")
+    // Parsed here rather than by the argument parser, whose refusal would list the ten names on
+    // ten lines; one error line names them all.
+    @Option(help: "Container, when the output's extension does not say it (adts, m4a, mp4, mov, mkv, webm, ts, hls, h264, hevc).",
+            transform: { name in
+                guard let format = FormatArgument<EncodeContainers>(argument: name) else {
+                    throw ValidationError("takes \(FormatArgument<EncodeContainers>.allValueStrings.joined(separator: ", "))")
+                }
+                return format
+            })
     var format: FormatArgument<EncodeContainers>?
 
     @Option(name: .customLong("metadata"), parsing: .singleValue,

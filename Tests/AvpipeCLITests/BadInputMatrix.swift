@@ -112,7 +112,7 @@ enum BadInputMatrix {
 
     static var cases: [MatrixCase] {
         unusableInputs + truncatedInputs + strictTruncatedInputs + wrongExtensions + unsupportedCodecs + absurdOptions + outputFaults
-            + standardInputs + standardOutputs
+            + standardInputs + standardOutputs + videoEncodeRows
     }
 
     /// Copies `source` into `folder` under `name` and returns the copy's path.
@@ -327,6 +327,29 @@ enum BadInputMatrix {
                 .init(arguments: ["demux", try copy(SampleMedia.mp4.path, to: d, as: "in.mp4")], outputs: [])
             }, outcome: .exit(usage)),
             MatrixCase(name: "no subcommand argument", arrange: { _ in .init(arguments: ["remux"], outputs: []) }, outcome: .exit(usage)),
+        ]
+    }
+
+    // MARK: Video encode settings no run could honour
+
+    /// `encode` of a movie into MP4 with a video setting out of range, an encoder this FFmpeg lacks,
+    /// or a raw H.264 output from a file with no pictures: refused, nothing written.
+    static var videoEncodeRows: [MatrixCase] {
+        let rows: [([String], Int32)] = [
+            (["--crf", "52.5e3"], usage), (["--gop", "-1"], usage), (["--video-bitrate", "0"], usage),
+            (["--height", "99999"], usage), (["--fps", "0"], usage), (["--bframes", "17"], usage),
+            (["--encoder-option", "bogus"], usage), (["--encoder-option", "no-such-option=1"], usage),
+            (["--video-codec", "no-such-encoder"], unsupported), (["--video-codec", "copy", "--crf", "20"], usage),
+        ]
+        return rows.map { options, code in
+            MatrixCase(name: "encode movie \(options.joined(separator: " "))", arrange: { d in
+                .init(arguments: ["encode", "--in", try copy(SampleMedia.mp4.path, to: d, as: "in.mp4"), "--out", d.file("o.mp4")] + options,
+                      outputs: [])
+            }, outcome: .exit(code))
+        } + [
+            MatrixCase(name: "encode audio-only file to .h264", arrange: { d in
+                .init(arguments: ["encode", "--in", try copy(SampleMedia.m4a.path, to: d, as: "in.m4a"), "--out", d.file("o.h264")], outputs: [])
+            }, outcome: .exit(input)),
         ]
     }
 

@@ -10,6 +10,7 @@ func ffmpegErrorText(_ code: Int32) -> String {
 // Computed, not stored: a global `let` costs a `swift_once` check on every read (per packet).
 var averrorEAGAIN: Int32 { avp_error_eagain() }
 var averrorEOF: Int32 { avp_error_eof() }
+var averrorEINVAL: Int32 { avp_error_einval() }
 
 /// The one place a negative FFmpeg return code becomes a typed error naming the failed call.
 /// Callers that treat EAGAIN/EOF as control flow test for them before calling this.
