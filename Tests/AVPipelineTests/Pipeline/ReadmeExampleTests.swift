@@ -20,6 +20,35 @@ import AVPipeline
         try await pictures.ending(at: .seconds(15)).writeVideoFrames(to: "clip.y4m")
     }
 
+    static func readmeVideoEncodeExample() async throws {
+        // Pictures → H.264: every picture once at its own time, delayed pictures flushed at the end.
+        let h264 = try Demuxer(path: "movie.mkv").videoTrack().decodeVideo()
+            .encodeVideo(.init(preset: "veryfast", tune: "zerolatency", crf: 23, keyframeInterval: 50))
+        try await h264.writeRawVideo(to: "movie.h264")              // Annex B, parameter sets before every keyframe
+    }
+
+    @Test func readmeShowsTheCompiledVideoEncodeExample() throws {
+        let readme = try String(contentsOfFile: Locations.packageRoot + "/README.md", encoding: .utf8)
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let marker = "// Pictures → H.264: every picture once at its own time"
+        let body = Self.lines(of: source, after: marker, until: "    }")
+        #expect(body.count == 3)
+        #expect(body == Self.lines(of: readme, after: marker, until: "```"), "README video encode example and readmeVideoEncodeExample() differ")
+    }
+
+    /// The example's stream holds every picture of the input, a keyframe every 50 (ffprobe's count).
+    @Test func readmeVideoEncodeExampleRuns() async throws {
+        let folder = TemporaryDirectory()
+        try DemuxMedia.movie(folder.file("movie.mkv"), seconds: 3, audio: false)
+        let previous = FileManager.default.currentDirectoryPath
+        _ = FileManager.default.changeCurrentDirectoryPath(folder.path)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        try await Self.readmeVideoEncodeExample()
+        let packets = try Probe.packets(folder.file("movie.h264"), stream: "v:0")
+        #expect(packets.count == 75)
+        #expect(packets.filter { ($0["flags"] as? String)?.hasPrefix("K") == true }.count == 2)
+    }
+
     @Test func readmeShowsTheCompiledVideoExample() throws {
         let readme = try String(contentsOfFile: Locations.packageRoot + "/README.md", encoding: .utf8)
         let source = try String(contentsOfFile: #filePath, encoding: .utf8)
