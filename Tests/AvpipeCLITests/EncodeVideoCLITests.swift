@@ -76,6 +76,27 @@ import TestSupport
         }
     }
 
+    /// Sound that starts half a second after the pictures still does after the encode.
+    @Test func audioVideoStartOffsetIsKept() throws {
+        let folder = TemporaryDirectory()
+        let input = folder.file("offset.mp4")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=3",
+                                 "-itsoffset", "0.5", "-f", "lavfi", "-i", "sine=frequency=440:duration=2.5",
+                                 "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", input])
+        let offset = { (path: String) throws -> Double in
+            let probe = try Probe.run(path)
+            let start = { (kind: String) in
+                probe.streams.first { $0["codec_type"] as? String == kind }.flatMap { ($0["start_time"] as? String).flatMap(Double.init) }
+            }
+            return try #require(start("audio")) - #require(start("video"))
+        }
+        for output in ["o.mp4", "o.mkv", "o.ts"] {
+            try Self.run(["encode", "--in", input, "--out", folder.file(output), "--preset", "ultrafast"])
+            let source = try offset(input), encoded = try offset(folder.file(output))
+            #expect(abs(source - 0.5) < 0.03 && abs(encoded - source) < 0.025, "\(output): audio starts \(encoded) s after video, source \(source) s")
+        }
+    }
+
     @Test func gopPutsKeyframesEveryNPictures() throws {
         let folder = TemporaryDirectory()
         let input = try Self.y4m(folder.file("in.y4m"))
