@@ -32,6 +32,12 @@ packages=(
     x11-apps
     xdotool
     openbox
+    # network inputs and outputs: a real HTTP/WebDAV and RTMP server, and a real browser playing HLS
+    nginx-light
+    libnginx-mod-rtmp
+    curl
+    chromium
+    chromium-driver
     # benchmarks and leak checks
     python3
     hyperfine

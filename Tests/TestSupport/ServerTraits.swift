@@ -13,4 +13,9 @@ extension Trait where Self == ConditionTrait {
     public static var needsSoundServer: Self {
         .enabled("needs a private PulseAudio server") { PulseAudioServer.missingTool == nil }
     }
+
+    /// Skips a test, saying why, where nginx or its RTMP module is not installed.
+    public static var needsNginx: Self {
+        .enabled("needs a private nginx with the RTMP module") { NginxServer.missingTool == nil }
+    }
 }
