@@ -23,6 +23,10 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
     private var nextSlot: Int64 = 0
     private var arriving: (frame: Frame, slot: Int64)?
     private var upstreamEnded = false
+    /// How long each picture sent and not yet out of the encoder lasts, by its time: libavcodec 5.1's
+    /// video encoders give packets no duration, and without one an MP4's edit list ends at the last
+    /// picture's start, so players drop that picture.
+    private var durations: [Int64: Int64] = [:]
     /// Pictures dropped or repeated to keep a constant rate.
     private(set) var dropped = 0
     private(set) var repeated = 0
@@ -79,6 +83,21 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
         }
     }
 
+    /// How long the picture sent at `time` lasts (its own duration, else a frame period), once: the
+    /// encoder's packet for it takes it. Pictures before `decodeTime` are all out (a packet is never
+    /// shown before it is decoded), so any left (an encoder that dropped one) are forgotten.
+    func takeDuration(of time: Int64, decodeTime: Int64) -> Int64? {
+        if durations.count > 64 && decodeTime != avp_nopts_value() { durations = durations.filter { $0.key >= decodeTime } }
+        return durations.removeValue(forKey: time)
+    }
+
+    /// One frame period on the encoder's clock, when the rate is known.
+    private lazy var framePeriod: Int64? = {
+        guard let rate = target.frameRate, rate.numerator > 0, rate.denominator > 0 else { return nil }
+        let ticks = av_rescale_q(1, Rational(rate.denominator, rate.numerator).avValue, target.timeBase.avValue)
+        return ticks > 0 ? ticks : nil
+    }()
+
     /// The picture's time on the encoder's clock, rounded to the nearest tick.
     private func encoderTime(of picture: VideoFrame) -> Int64? {
         guard let time = picture.presentationTime else { return nil }
@@ -104,6 +123,7 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
         let f = frame.pointer
         f.pointee.pts = time
         avp_frame_set_duration(f, duration ?? 0)
+        durations[time] = duration.flatMap { $0 > 0 ? $0 : nil } ?? framePeriod
         f.pointee.pict_type = AV_PICTURE_TYPE_NONE
         if let every = keyframeEvery {
             let first = firstTime ?? time
