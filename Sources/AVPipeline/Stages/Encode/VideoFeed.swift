@@ -9,7 +9,9 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
     private let upstream: Upstream
     private let target: VideoFormat
     private let constantRate: Bool
-    private let keyframeEvery: Int64?
+    /// A keyframe boundary every `ticks / per` ticks of the encoder's clock, kept as a fraction:
+    /// 0.5 s is 12.5 frame periods at 25 fps, and a rounded 13 would drift a picture a second.
+    private let keyframeEvery: (ticks: Int64, per: Int64)?
     private var scaler: Scaler?
     /// The encoder time of the last picture sent; every next one is later.
     private var lastTime: Int64?
@@ -35,7 +37,14 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
         self.upstream = upstream
         self.target = target
         self.constantRate = constantRate
-        self.keyframeEvery = keyframeEvery.map { max(1, $0.converted(to: target.timeBase).value) }
+        self.keyframeEvery = keyframeEvery.flatMap { every in
+            let ticks = every.value * Int64(every.timeBase.numerator) * Int64(target.timeBase.denominator)
+            let per = Int64(every.timeBase.denominator) * Int64(target.timeBase.numerator)
+            guard ticks > 0, per > 0 else { return nil }
+            var (a, b) = (ticks, per)
+            while b != 0 { (a, b) = (b, a % b) }
+            return (ticks / a, per / a)
+        }
     }
 
     func next() async throws -> Frame? {
@@ -125,14 +134,15 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
         avp_frame_set_duration(f, duration ?? 0)
         durations[time] = duration.flatMap { $0 > 0 ? $0 : nil } ?? framePeriod
         f.pointee.pict_type = AV_PICTURE_TYPE_NONE
-        if let every = keyframeEvery {
+        if let (ticks, per) = keyframeEvery {
             let first = firstTime ?? time
             firstTime = first
-            let boundary = nextKeyframe ?? first
-            if time >= boundary {
+            if time >= nextKeyframe ?? first {
                 f.pointee.pict_type = AV_PICTURE_TYPE_I
-                // The next boundary after this picture, counted from the first (no drift).
-                nextKeyframe = first + ((time - first) / every + 1) * every
+                // Boundary k is k·ticks/per after the first picture, rounded up to a whole tick (the
+                // first picture at or after it); the next one after this picture.
+                let k = (time - first) * per / ticks + 1
+                nextKeyframe = first + (k * ticks + per - 1) / per
             }
         }
         lastTime = time
