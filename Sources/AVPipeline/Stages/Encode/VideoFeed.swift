@@ -19,12 +19,14 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
     private var firstTime: Int64?
     private var nextKeyframe: Int64?
     /// Constant rate: the picture on the grid until a later one arrives (and how often it was
-    /// shown), the next grid slot, and the picture that ends the hold at its own slot.
+    /// shown), the next grid slot, and the picture that ends the hold at its own slot; the slot
+    /// where the last picture pulled ends, and once upstream has ended, where the input ends.
     private var held: Frame?
     private var heldShown = 0
     private var nextSlot: Int64 = 0
     private var arriving: (frame: Frame, slot: Int64)?
-    private var upstreamEnded = false
+    private var lastEnd: Int64 = 0
+    private var endSlot: Int64?
     /// How long each picture sent and not yet out of the encoder lasts, by its time: libavcodec 5.1's
     /// video encoders give packets no duration, and without one an MP4's edit list ends at the last
     /// picture's start, so players drop that picture.
@@ -75,14 +77,26 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
                 (self.held, heldShown, self.arriving) = (arriving.frame, 0, nil)
                 continue
             }
-            if upstreamEnded {
-                // The last picture is shown once more only if it never was.
-                guard let held, heldShown == 0 else { return nil }
+            if let endSlot {
+                // The input ends where its last picture does, rounded onto the grid as the `fps`
+                // filter rounds it: the last picture fills the slots before that, maybe none.
+                guard let held else { return nil }
+                if nextSlot < endSlot {
+                    heldShown += 1
+                    if heldShown > 1 { repeated += 1 }
+                    defer { nextSlot += 1 }
+                    return stamp(try held.newReference(), at: nextSlot, duration: 1)
+                }
+                if heldShown == 0 { dropped += 1 }
                 self.held = nil
-                return stamp(held, at: nextSlot, duration: 1)
+                return nil
             }
-            guard let picture = try await upstream.next() else { upstreamEnded = true; continue }
+            guard let picture = try await upstream.next() else { endSlot = lastEnd; continue }
             let slot = encoderTime(of: picture) ?? nextSlot + 1
+            // Without a duration, a picture lasts one slot.
+            lastEnd = picture.presentationTime.flatMap { start in
+                picture.duration.map { encoderTime(MediaTime(value: start.value + $0.converted(to: start.timeBase).value, timeBase: start.timeBase)) }
+            } ?? slot + 1
             let frame = try converted(picture)
             if held == nil {
                 (held, heldShown, nextSlot) = (frame, 0, slot)
@@ -109,9 +123,12 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
 
     /// The picture's time on the encoder's clock, rounded to the nearest tick.
     private func encoderTime(of picture: VideoFrame) -> Int64? {
-        guard let time = picture.presentationTime else { return nil }
-        return av_rescale_q_rnd(time.value, time.timeBase.avValue, target.timeBase.avValue,
-                                AVRounding(rawValue: AV_ROUND_NEAR_INF.rawValue | AV_ROUND_PASS_MINMAX.rawValue))
+        picture.presentationTime.map(encoderTime)
+    }
+
+    private func encoderTime(_ time: MediaTime) -> Int64 {
+        av_rescale_q_rnd(time.value, time.timeBase.avValue, target.timeBase.avValue,
+                         AVRounding(rawValue: AV_ROUND_NEAR_INF.rawValue | AV_ROUND_PASS_MINMAX.rawValue))
     }
 
     /// A frame of its own for the encoder: converted when the picture differs from what the encoder
