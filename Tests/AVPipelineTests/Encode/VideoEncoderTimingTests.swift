@@ -78,16 +78,22 @@ import AVPipeline
 
     /// `frameRate: 10` from 25 fps (pictures dropped) and from 4 fps (repeated): the pictures and
     /// times ffmpeg's `fps=10` filter gives, to the end (each source picture has its own luma
-    /// level, so which one fills a slot shows in the result).
+    /// level, so which one fills a slot shows in the result); as many dropped and repeated as the
+    /// filter reports.
     @Test(arguments: [(25, 4), (4, 25)])
     func constantFrameRatePicksWhatTheFPSFilterPicks(sourceRate: Int, levelStep: Int) async throws {
         let folder = TemporaryDirectory()
         let input = try VideoOracle.y4m(folder.file("in.y4m"), "color=c=black:size=320x240:rate=\(sourceRate):duration=2,format=yuv420p,"
                                         + "geq=lum='16+\(levelStep)*N':cb=128:cr=128")
         let output = folder.file("out.mp4"), oracle = folder.file("fps.y4m")
-        try MediaFactory.ffmpeg(["-v", "error", "-i", input, "-vf", "fps=10", "-f", "yuv4mpegpipe", oracle])
-        try await VideoOracle.mux(try VideoOracle.pictures(input).encodeVideo(.init(preset: "veryfast", crf: 12, frameRate: Rational(10, 1),
-                                                                                     globalHeader: true)), to: output)
+        let filter = try Subprocess.run("ffmpeg", ["-v", "verbose", "-i", input, "-vf", "fps=10", "-f", "yuv4mpegpipe", oracle])
+        let encoder = try VideoOracle.pictures(input).encodeVideo(.init(preset: "veryfast", crf: 12, frameRate: Rational(10, 1), globalHeader: true))
+        try await VideoOracle.mux(encoder, to: output)
+        // "[Parsed_fps_0 …] 50 frames in, 20 frames out; 30 frames dropped, 0 frames duplicated."
+        let report = filter.stderrText.split(separator: "\n").first { $0.contains("frames dropped") }.map(String.init) ?? ""
+        let counts = report.split(separator: ";").last?.split(separator: " ").compactMap { Int($0) } ?? []
+        #expect(filter.status == 0 && counts.count == 2, "\(report)")
+        #expect([encoder.droppedPictures, encoder.repeatedPictures] == counts, "ours dropped \(encoder.droppedPictures), repeated \(encoder.repeatedPictures); \(report)")
         let ours = try VideoOracle.frames(output).map(\.time), theirs = try VideoOracle.frames(oracle).map(\.time)
         #expect(ours.count == theirs.count, "\(ours.count) pictures, ffmpeg's fps filter \(theirs.count)")
         #expect(zip(ours, theirs).allSatisfy { abs($0 - $1) < 0.001 }, "\(ours) vs \(theirs)")
