@@ -6,27 +6,104 @@ import AVPipeline
 /// `VideoEncoder`: bytes against the ffmpeg CLI with one encoder thread, pictures a program makes
 /// itself, and the settings' checks.
 @Suite struct VideoEncoderTests {
-    /// A Y4M test picture sequence made by ffmpeg's `testsrc2` (moving, so the encoder has work).
-    static func y4m(_ path: String, size: String = "320x240", rate: Int = 25, seconds: Double = 2) throws -> String {
-        try MediaFactory.ffmpeg(["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(rate):duration=\(seconds)",
-                                 "-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe", path])
-        return path
-    }
+    static let testsrc2 = "testsrc2=size=320x240:rate=25:duration=2"
 
-    /// The pictures of `path`'s first video track, decoded.
-    static func pictures(_ path: String) throws -> VideoDecoder<DemuxedVideoTrack, AnyVideoCodec> {
-        try Demuxer(path: path).videoTrack().decodeVideo()
-    }
-
+    /// With one thread, libx264's stream is ffmpeg's byte for byte for the same settings.
     @Test func oneThreadH264IsFFmpegsByteForByte() async throws {
         let folder = TemporaryDirectory()
-        let input = try Self.y4m(folder.file("in.y4m"))
+        let input = try VideoOracle.y4m(folder.file("in.y4m"), Self.testsrc2)
         let ours = folder.file("ours.h264"), theirs = folder.file("ffmpeg.h264")
-        try await Self.pictures(input).encodeVideo(.init(preset: "veryfast", crf: 23, threads: 1)).writeRawVideo(to: ours)
+        try await VideoOracle.pictures(input).encodeVideo(.init(preset: "veryfast", crf: 23, threads: 1)).writeRawVideo(to: ours)
         try MediaFactory.ffmpeg(["-v", "error", "-i", input, "-c:v", "libx264", "-preset", "veryfast", "-crf", "23",
                                  "-threads", "1", "-f", "h264", theirs])
         let a = try fileBytes(ours), b = try fileBytes(theirs)
         #expect(a.count > 1000)
         #expect(a == b, "ours \(a.count) bytes, ffmpeg's \(b.count)")
+    }
+
+    /// Pictures a program draws itself (a flat luma level per picture) encode and decode back in
+    /// ffmpeg: every picture once, at its own time, showing the level drawn.
+    @Test func picturesAProgramDrawsDecodeBack() async throws {
+        let folder = TemporaryDirectory()
+        let output = folder.file("drawn.mp4")
+        let source = DrawnPictures(count: 30) { UInt8(16 + 7 * $0) }
+        try await VideoOracle.mux(try source.encodeVideo(.init(preset: "veryfast", crf: 18, globalHeader: true)), to: output)
+        let frames = try VideoOracle.frames(output), means = try VideoOracle.lumaMeans(output)
+        #expect(frames.count == 30)
+        #expect(means.count == 30)
+        for (index, frame) in frames.enumerated() {
+            #expect(abs(frame.time - Double(index) / 25) < 0.001, "picture \(index) at \(frame.time) s")
+        }
+        for (index, mean) in means.enumerated() {
+            #expect(abs(mean - Double(source.level(index))) < 2, "picture \(index): luma \(mean), drawn \(source.level(index))")
+        }
+    }
+
+    /// A width alone gives the height that keeps the picture's shape (320x240 → 160x120).
+    @Test func widthAloneKeepsTheShape() async throws {
+        let folder = TemporaryDirectory()
+        let input = try VideoOracle.y4m(folder.file("in.y4m"), "testsrc2=size=320x240:rate=25:duration=1")
+        let output = folder.file("out.mp4")
+        try await VideoOracle.mux(try VideoOracle.pictures(input).encodeVideo(.init(preset: "ultrafast", width: 160, globalHeader: true)), to: output)
+        let (width, height) = try VideoOracle.size(output)
+        #expect(width == 160 && height == 120, "\(width)x\(height)")
+    }
+
+    /// An odd size 4:2:0 cannot take is encoded at the nearest even one below, and said so.
+    @Test func oddSizeForYUV420IsRoundedWithANotice() async throws {
+        let folder = TemporaryDirectory()
+        let input = try VideoOracle.y4m(folder.file("in.y4m"), "testsrc2=size=320x240:rate=25:duration=1")
+        let output = folder.file("out.mp4")
+        let encoder = try VideoOracle.pictures(input).encodeVideo(.init(preset: "ultrafast", width: 161, height: 121, globalHeader: true))
+        #expect(!encoder.notices.isEmpty)
+        try await VideoOracle.mux(encoder, to: output)
+        let (width, height) = try VideoOracle.size(output)
+        #expect(width == 160 && height == 120, "\(width)x\(height)")
+    }
+
+    /// Scaling a picture of non-square pixels (720x576 at 16:15, shown 4:3) keeps the shape it is
+    /// shown at, whether one side is asked or both.
+    @Test(arguments: [(360, nil), (352, 288)] as [(Int, Int?)])
+    func scalingKeepsTheDisplayAspect(width: Int, height: Int?) async throws {
+        let folder = TemporaryDirectory()
+        let input = try VideoOracle.y4m(folder.file("in.y4m"), "testsrc2=size=720x576:rate=25:duration=0.4", extra: ["-vf", "setsar=16/15"])
+        let output = folder.file("out.mp4")
+        try await VideoOracle.mux(try VideoOracle.pictures(input).encodeVideo(.init(preset: "ultrafast", width: width, height: height,
+                                                                                     globalHeader: true)), to: output)
+        func aspect(_ path: String) throws -> Double {
+            let parts = (try VideoOracle.videoStream(path)["display_aspect_ratio"] as? String ?? "").split(separator: ":").compactMap { Double($0) }
+            return parts.count == 2 && parts[1] > 0 ? parts[0] / parts[1] : .nan
+        }
+        let (ours, source) = (try aspect(output), try aspect(input))
+        #expect(abs(ours - source) < 0.01, "display aspect \(ours), source's \(source)")
+        #expect(try VideoOracle.size(output).0 == width)
+    }
+
+    /// Settings that cannot work are typed errors naming what is wrong, before any picture is read.
+    @Test func badSettingsAreTypedErrors() throws {
+        func error(_ options: VideoEncoderOptions) -> AVPipelineError? {
+            #expect(throws: AVPipelineError.self) { _ = try DrawnPictures(count: 1) { _ in 16 }.encodeVideo(options) }
+        }
+        if case .unsupportedCodec = error(.init(encoder: "no-such-encoder")) {} else { Issue.record("no-such-encoder") }
+        if case .unsupportedCodec = error(.init(encoder: "aac")) {} else { Issue.record("aac is no video encoder") }
+        let bogus = error(.init(encoderOptions: ["bogus-option": "1"]))
+        if case .invalidOption(let name, _, _) = bogus { #expect(name == "bogus-option") } else { Issue.record("bogus-option: \(String(describing: bogus))") }
+        if case .invalidOption(let name, _, _) = error(.init(crf: 99)) { #expect(name == "crf") } else { Issue.record("crf 99") }
+        if case .invalidOption(let name, _, _) = error(.init(maxRate: 500_000)) { #expect(name == "maxrate") } else { Issue.record("maxrate alone") }
+        if case .invalidOption = error(.init(keyframeInterval: 0)) {} else { Issue.record("gop 0") }
+    }
+
+    /// A hardware encoder this FFmpeg has but this machine has no device for (`h264_vaapi`) is the
+    /// device error naming it, not a crash or a raw FFmpeg error.
+    @Test func hardwareEncoderWithoutItsDeviceIsADeviceError() throws {
+        guard try Subprocess.run("ffmpeg", ["-hide_banner", "-encoders"]).stdoutText.contains(" h264_vaapi ") else {
+            print("notice: this FFmpeg has no h264_vaapi; skipped")
+            return
+        }
+        guard let error = #expect(throws: AVPipelineError.self, performing: {
+            _ = try DrawnPictures(count: 1) { _ in 16 }.encodeVideo(.init(encoder: "h264_vaapi"))
+        }) else { return }
+        guard case .deviceUnavailable(.videoEncoder, let reason) = error else { Issue.record("got \(error)"); return }
+        #expect(reason.contains("h264_vaapi"), "\(reason)")
     }
 }
