@@ -67,9 +67,9 @@ import AVPipeline
         Self.expectSameTimes(ours, source)
     }
 
-    /// The same in MP4, where FFmpeg takes the declared rate (25) for the frame rate, so the
-    /// encoder's clock is the 1/25 grid and the pictures are moved onto it. Known: telling such a
-    /// file from a constant-rate one needs the track's average rate beside its declared one.
+    /// The same in MP4, where FFmpeg takes the declared rate (25) for the frame rate: the track's
+    /// average rate, which differs from it, tells such a file from a constant-rate one (whose
+    /// pictures ffmpeg's clock, the 1/25 grid, times exactly).
     @Test(arguments: [
         "settb=1/1000,setpts='(N*40+mod(N*7\\,13))/1000/TB'",
         "settb=1/1000,setpts='if(lt(N\\,25)\\,N/25\\,1+(N-25)/30)/TB'",
@@ -78,7 +78,7 @@ import AVPipeline
         let folder = TemporaryDirectory()
         let (source, ours) = try await Self.encodeVFR(timing, as: "mp4", in: folder)
         #expect(ours.count == source.count)
-        withKnownIssue("VFR MP4 is timed on its declared rate's grid") { Self.expectSameTimes(ours, source) }
+        Self.expectSameTimes(ours, source)
     }
 
     /// testsrc2 retimed by `timing` into `container` (ffmpeg's encoder on a millisecond clock, so

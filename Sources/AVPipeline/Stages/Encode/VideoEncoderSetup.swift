@@ -122,20 +122,25 @@ struct VideoEncoderSetup {
         return (1 << Int(descriptor.pointee.log2_chroma_w), 1 << Int(descriptor.pointee.log2_chroma_h))
     }
 
-    /// The encoder's clock. With an output frame rate, one tick a picture. A source whose clock
-    /// ticks divide its frame period exactly (Y4M, MP4, MPEG-TS) is timed in frame periods, as
-    /// ffmpeg times it, so the encoder's timing and rate control see the same numbers as under
-    /// ffmpeg; any other (Matroska's milliseconds at 29.97 fps) keeps its own clock, so a variable
-    /// frame rate stays variable and no picture is moved onto a grid. So does a millisecond clock
-    /// (Matroska, WebM, FLV): their frame rate is at most a default picture duration the rest of the
-    /// file need not keep, and a file going from 25 to 30 fps would pile its pictures up on a 25 fps grid.
+    /// The encoder's clock. With an output frame rate, one tick a picture. A constant-rate source
+    /// whose clock ticks divide its frame period exactly (Y4M, MP4, MPEG-TS) is timed in frame
+    /// periods, as ffmpeg times it, so the encoder's timing and rate control see the same numbers as
+    /// under ffmpeg. Any other keeps its own clock, so a variable frame rate stays variable and no
+    /// picture is moved onto a grid: a source whose average rate differs from its declared one (an
+    /// MP4 timed irregularly), one whose ticks do not divide the period (Matroska's milliseconds at
+    /// 29.97 fps), and a millisecond clock (Matroska, WebM, FLV), whose frame rate is at most a
+    /// default picture duration the rest of the file need not keep.
     static func timeBase(source: VideoFormat, frameRate: Rational?) -> Rational {
         if let frameRate { return Rational(frameRate.denominator, frameRate.numerator) }
         guard let rate = source.frameRate, rate.numerator > 0, rate.denominator > 0,
-              source.timeBase != Rational(1, 1000) else { return source.timeBase }
+              source.timeBase != Rational(1, 1000), source.averageFrameRate.map({ same($0, rate) }) ?? true else { return source.timeBase }
         let tb = source.timeBase
         let ticks = Int64(rate.denominator) * Int64(tb.denominator), per = Int64(rate.numerator) * Int64(tb.numerator)
         return per > 0 && ticks % per == 0 ? Rational(rate.denominator, rate.numerator) : source.timeBase
+    }
+
+    private static func same(_ a: Rational, _ b: Rational) -> Bool {
+        Int64(a.numerator) * Int64(b.denominator) == Int64(b.numerator) * Int64(a.denominator)
     }
 
     /// The source's colour description and chroma siting, which the encoder writes into the stream (H.264's VUI).
