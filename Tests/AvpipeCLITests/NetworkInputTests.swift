@@ -198,4 +198,68 @@ import TestSupport
         #expect(ContinuousClock.now - sent < .seconds(3), "took \(ContinuousClock.now - sent)")
         #expect(folder.contents().isEmpty)
     }
+
+    /// A server that drops the first connection halfway through the file (and answers ranges):
+    /// FFmpeg's reconnect resumes where it stopped, the PCM is the local file's, and a notice says
+    /// the connection dropped.
+    @Test(.enabled(if: Subprocess.isAvailable("python3"), "needs python3 for a server that drops a connection"))
+    func aDroppedConnectionIsResumed() throws {
+        let folder = TemporaryDirectory()
+        let movie = try DemuxMedia.movie(folder.file("m.ts"), seconds: 3, size: "320x240")
+        let script = folder.file("dropping.py"), portFile = folder.file("port")
+        try Data(Self.droppingServer.utf8).write(to: URL(fileURLWithPath: script))
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", script, movie, portFile]
+        try server.run()
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        var port = ""
+        for _ in 0..<100 where port.isEmpty {
+            usleep(50_000)
+            port = (try? String(contentsOfFile: portFile, encoding: .utf8)) ?? ""
+        }
+        try #require(!port.isEmpty, "the server did not start")
+        let url = "http://127.0.0.1:\(port)/m.ts"
+        let (local, remote) = (folder.file("local.wav"), folder.file("remote.wav"))
+        #expect(try avpipe(["decode", movie, "--out", local]).status == 0)
+        let result = try Subprocess.run(Locations.avpipe, ["decode", url, "--out", remote], timeout: 30)
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stderrText.contains("avpipe: notice: the network connection dropped and was reopened where it stopped once"),
+                "\(result.stderrText)")
+        #expect(FileManager.default.contents(atPath: remote) == FileManager.default.contents(atPath: local), "PCM differs")
+    }
+
+    static let droppingServer = #"""
+        # Serves one file over HTTP, dropping the first connection halfway through the body; requests
+        # with a Range header are answered whole (206), so a client that reconnects gets the rest.
+        import socket, sys, os, threading
+        path, port_file = sys.argv[1], sys.argv[2]
+        data = open(path, 'rb').read()
+        server = socket.socket(); server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", 0)); server.listen(8)
+        open(port_file, "w").write(str(server.getsockname()[1]))
+        dropped = [False]
+        def handle(c):
+            request = b""
+            while b"\r\n\r\n" not in request:
+                chunk = c.recv(4096)
+                if not chunk: c.close(); return
+                request += chunk
+            start = 0
+            for line in request.decode("latin-1").split("\r\n"):
+                if line.lower().startswith("range: bytes="):
+                    start = int(line.split("=")[1].split("-")[0] or 0)
+            body = data[start:]
+            status = "206 Partial Content" if start else "200 OK"
+            headers = f"HTTP/1.1 {status}\r\nContent-Length: {len(body)}\r\nAccept-Ranges: bytes\r\nContent-Type: video/mp4\r\n"
+            if start: headers += f"Content-Range: bytes {start}-{len(data)-1}/{len(data)}\r\n"
+            c.sendall((headers + "Connection: close\r\n\r\n").encode())
+            if not dropped[0] and start == 0 and len(body) > 16384 and request.startswith(b"GET"):
+                dropped[0] = True
+                c.sendall(body[:len(body)//2]); c.shutdown(socket.SHUT_RDWR); c.close(); return
+            c.sendall(body); c.close()
+        while True:
+            conn, _ = server.accept()
+            threading.Thread(target=handle, args=(conn,), daemon=True).start()
+        """#
 }
