@@ -148,7 +148,8 @@ import TestSupport
             return server.httpURL(name)
         }
         for (name, entry) in [("passwd.m3u8", "file:///etc/passwd"), ("file.m3u8", "file://\(segment)"),
-                              ("data.m3u8", "data:video/mp2t;base64,R0AAEAAA"), ("other.m3u8", "ftp://127.0.0.1/a.ts")] {
+                              ("data.m3u8", "data:video/mp2t;base64,R0AAEAAA"), ("other.m3u8", "ftp://127.0.0.1/a.ts"),
+                              ("tcp.m3u8", "tcp://127.0.0.1:\(server.httpPort)"), ("https.m3u8", "https://127.0.0.1/a.ts")] {
             try Self.expectFailure(try playlist(name, entry), saying: "refused: the playlist names '\(entry)'")
         }
         let requests = server.accessLog.split(separator: "\n")

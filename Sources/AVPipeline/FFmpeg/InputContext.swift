@@ -105,8 +105,7 @@ final class InputContext {
         case .device(let kind, _):
             throw .deviceUnavailable(kind, reason: "capture devices are not read through FFmpeg yet")
         }
-        let format = try Self.recognise(io, url: url, path: path, policy: policy, interrupt: interrupt,
-                                        readsPlaylists: network?.scheme.hasPrefix("http") == true)
+        let format = try Self.recognise(io, url: url, path: path, policy: policy, interrupt: interrupt, network: network)
         if let network, String(cString: format.pointee.name) == "hls" {
             try RemotePlaylistCheck.verify(network, timeout: policy.networkTimeout, whitelist: whitelist, interrupt: interrupt)
         }
@@ -116,7 +115,7 @@ final class InputContext {
         context!.pointee.pb = io.pointer
         // What a network input names is read through its own protocols only, whatever
         // --allow-indirection says (which is about local files).
-        let nestedProtocols = network?.protocols ?? (policy.allowIndirection ? policy.protocols : [])
+        let nestedProtocols = network?.nestedProtocols ?? (policy.allowIndirection ? policy.protocols : [])
         let guardian = NestedOpenGuard(installingIn: context!, allowing: nestedProtocols)
         nestedOpens = guardian
         let options = ["protocol_whitelist": whitelist, "probesize": "\(policy.probeBytes)",
@@ -150,10 +149,10 @@ final class InputContext {
     }
 
     /// Recognises the container from the first bytes (and the file name), refusing demuxers that
-    /// exist to open other inputs unless the policy allows indirection. `readsPlaylists`: an HTTP
-    /// input may be an HLS playlist, whose segments `NestedOpenGuard` keeps on its own protocols.
+    /// exist to open other inputs unless the policy allows indirection. An HTTP(S) `network` input
+    /// may be an HLS playlist, whose segments `NestedOpenGuard` keeps on its own protocols.
     private static func recognise(_ io: IOContext, url: String?, path: String, policy: InputPolicy,
-                                  interrupt: InterruptFlag?, readsPlaylists: Bool = false) throws(AVPipelineError) -> UnsafePointer<AVInputFormat> {
+                                  interrupt: InterruptFlag?, network: NetworkAddress?) throws(AVPipelineError) -> UnsafePointer<AVInputFormat> {
         var format: UnsafePointer<AVInputFormat>? = nil
         let (outcome, logged) = FFmpegLog.explaining { () -> Int32 in
             av_probe_input_buffer2(io.pointer, &format, url, nil, 0, UInt32(policy.formatProbeBytes))
@@ -161,7 +160,7 @@ final class InputContext {
         let rc = (try? outcome.get()) ?? avp_error_einval()
         if rc < 0 || format == nil {
             if rc == avp_error_exit() || interrupt?.isRaised == true { throw .cancelled }
-            if let url, let network = try? NetworkAddress(url), rc < 0, rc != avp_error_invaliddata() {
+            if let network, rc < 0, rc != avp_error_invaliddata() {
                 throw network.error(rc, timeout: policy.networkTimeout, logged: logged)
             }
             if rc == avp_error_enomem() { throw .outOfMemory }
@@ -171,6 +170,7 @@ final class InputContext {
             throw .notAMediaFile(path: path, reason: ffmpegErrorText(rc))
         }
         let name = String(cString: format!.pointee.name)
+        let readsPlaylists = network?.scheme.hasPrefix("http") == true
         let refused = readsPlaylists ? policy.refusedDemuxers.subtracting(["hls"]) : policy.refusedDemuxers
         if !policy.allowIndirection,
            let indirect = name.split(separator: ",").first(where: { refused.contains(String($0)) }) {

@@ -44,8 +44,13 @@ struct NetworkAddress: Sendable {
         self.scheme = scheme
     }
 
-    /// The protocols the input, and everything it names, may be read through.
+    /// The protocols the input, and everything it names, may be read through (the whitelist:
+    /// the layers under the scheme included).
     var protocols: Set<String> { Self.protocolsByScheme[scheme] ?? [] }
+
+    /// What a playlist may name and its demuxer open directly: the input's own scheme (and, over
+    /// HTTP, `crypto` for AES-128 segments, which wraps that scheme); never `tcp://` or `tls://` alone.
+    var nestedProtocols: Set<String> { scheme.hasPrefix("http") ? [scheme, "crypto"] : [scheme] }
 
     /// A stream that exists only while it is sent: it cannot seek and is read from where it is
     /// when it is opened (a live HLS playlist is found live only once open: `InputContext.isLive`).

@@ -31,7 +31,7 @@ enum RemotePlaylistCheck {
         }
         let text = String(decoding: bytes[..<count], as: UTF8.self)
         for name in names(in: text) {
-            if let scheme = scheme(of: name), !network.protocols.contains(scheme) || scheme == "crypto" {
+            if let scheme = scheme(of: name), scheme != network.scheme {
                 throw .inputPolicy(path: network.url, reason: "the playlist names '\(name)', which is not read over \(network.scheme) (a remote playlist may only name what its own server protocols reach: no local files, data: or other protocols)")
             }
         }

@@ -26,6 +26,8 @@ import TestSupport
                 return path == refused
             }
         }
+        #expect(try NetworkAddress("https://h/m.m3u8").nestedProtocols == ["https", "crypto"])
+        #expect(try NetworkAddress("rtmp://h/live/x").nestedProtocols == ["rtmp"])
         let options = try NetworkAddress("rtmp://h/live/x").openOptions(timeout: .milliseconds(2500), whitelist: "rtmp,tcp")
         #expect(options["rw_timeout"] == "2500000" && options["timeout"] == nil, "RTMP's timeout means listen")
         let http = try NetworkAddress("http://h/m.mp4").openOptions(timeout: .seconds(10), whitelist: "http,tcp")
