@@ -64,7 +64,7 @@ struct CopyJob: Sendable {
     let demuxerOptions: Demuxer.Options
 
     func run() async throws {
-        let demuxer = try Demuxer(path: input, options: demuxerOptions)
+        let demuxer = try Demuxer(InputOptions.location(input), options: demuxerOptions)
         let plan = try CopyPlan(info: demuxer.info, container: container, audio: audio, video: video,
                                 subtitles: subtitles, coverArt: keepsMetadata, chapters: keepsMetadata, hls: options.hls)
         guard !plan.tracks.isEmpty else {
