@@ -139,9 +139,18 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
         let wanted = (target.pixelFormat, target.width, target.height)
         guard source != wanted else { return try picture.frame.newReference() }
         if scaler == nil || scaler!.source != source {
-            scaler = try Scaler(from: source, to: wanted, colorSpace: frame.pointee.colorspace, sourceRange: frame.pointee.color_range)
+            // An RGB picture's "gbr" is no YUV matrix: to YUV, libswscale's BT.601, as the scale filter takes.
+            let matrix = frame.pointee.colorspace == AVCOL_SPC_RGB ? AVCOL_SPC_UNSPECIFIED : frame.pointee.colorspace
+            scaler = try Scaler(from: source, to: wanted, colorSpace: matrix, sourceRange: frame.pointee.color_range)
         }
-        return try scaler!.convert(frame)
+        let output = try scaler!.convert(frame)
+        // Described as converted (`VideoEncoderSetup.describeConversion`), not as the source was.
+        let o = output.pointer
+        let range = target.colorRange.map { av_color_range_from_name($0) } ?? -1
+        let space = target.colorSpace.map { av_color_space_from_name($0) } ?? -1
+        o.pointee.color_range = range >= 0 ? AVColorRange(rawValue: UInt32(range)) : AVCOL_RANGE_UNSPECIFIED
+        o.pointee.colorspace = space >= 0 ? AVColorSpace(rawValue: UInt32(space)) : AVCOL_SPC_UNSPECIFIED
+        return output
     }
 
     /// Sets the frame's time, clears its picture type, and makes it a keyframe at a boundary.
