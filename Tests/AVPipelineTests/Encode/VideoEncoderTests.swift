@@ -3,23 +3,12 @@ import Testing
 import TestSupport
 import AVPipeline
 
-/// `VideoEncoder`: bytes against the ffmpeg CLI with one encoder thread, pictures a program makes
-/// itself, and the settings' checks.
+/// `VideoEncoder`: pictures a program makes itself, sizes, and the settings' checks. Byte identity
+/// with the ffmpeg CLI is checked in `EncodeVideoCLITests`, one process per encode: in this shared
+/// test process, with other encoders running on the same threads, one-thread libx264 output
+/// differed from run to run in about 3 of 10 loaded runs (cause not found).
 @Suite struct VideoEncoderTests {
     static let testsrc2 = "testsrc2=size=320x240:rate=25:duration=2"
-
-    /// With one thread, libx264's stream is ffmpeg's byte for byte for the same settings.
-    @Test func oneThreadH264IsFFmpegsByteForByte() async throws {
-        let folder = TemporaryDirectory()
-        let input = try VideoOracle.y4m(folder.file("in.y4m"), Self.testsrc2)
-        let ours = folder.file("ours.h264"), theirs = folder.file("ffmpeg.h264")
-        try await VideoOracle.pictures(input).encodeVideo(.init(preset: "veryfast", crf: 23, threads: 1)).writeRawVideo(to: ours)
-        try MediaFactory.ffmpeg(["-v", "error", "-i", input, "-c:v", "libx264", "-preset", "veryfast", "-crf", "23",
-                                 "-threads", "1", "-f", "h264", theirs])
-        let a = try fileBytes(ours), b = try fileBytes(theirs)
-        #expect(a.count > 1000)
-        #expect(a == b, "ours \(a.count) bytes, ffmpeg's \(b.count)")
-    }
 
     /// Pictures a program draws itself (a flat luma level per picture) encode and decode back in
     /// ffmpeg: every picture once, at its own time, showing the level drawn.
