@@ -119,7 +119,6 @@ struct Encode: AsyncParsableCommand {
         let (selectsPart, capturing, channels) = (part.selectsPart, realtime || chunkFrames != 1024, audioFormat.channels)
         let (settings, keepsInputTags, hlsOptions) = (tagSettings, !noMetadata, hls.options)
         let movie = try movieJob(container: container, encoding: encoding)
-        let noVideo = video.noVideo
         let demuxerOptions = inputOptions.demuxerOptions
         try await CommandRunner.run(logging: logging) {
             // A movie (or anything, from a pipe that cannot be read twice) into a container that
@@ -156,9 +155,6 @@ struct Encode: AsyncParsableCommand {
             }
             let source = try AudioFileSource(InputOptions.location(input), options: sourceOptions)
             try ensureStart(sourceOptions.start, within: source.info)
-            if !noVideo, source.info.videoTracks.contains(where: { !$0.isCoverArt }) {
-                printNotice("\(output): \(container.rawValue.uppercased()) holds sound only, so the pictures are left out (.mp4 keeps both; --no-video says so)")
-            }
             carry(source.info.metadata, source.coverArt)
             try await job.run(source, duration: source.duration, overlapped: true)
             reportTruncations(source.truncations, input: input)

@@ -200,7 +200,7 @@ import TestSupport
         #expect(folder.contents().isEmpty)
     }
 
-    /// A server that drops the first connection halfway through the file (and answers ranges):
+    /// A server that drops every whole-file connection halfway through the file (and answers ranges):
     /// FFmpeg's reconnect resumes where it stopped, the PCM is the local file's, and a notice says
     /// the connection dropped.
     @Test(.enabled(if: Subprocess.isAvailable("python3"), "needs python3 for a server that drops a connection"))
@@ -225,14 +225,14 @@ import TestSupport
         #expect(try avpipe(["decode", movie, "--out", local]).status == 0)
         let result = try Subprocess.run(Locations.avpipe, ["decode", url, "--out", remote], timeout: 30)
         #expect(result.status == 0, "\(result.stderrText)")
-        #expect(result.stderrText.contains("avpipe: notice: the network connection dropped and was reopened where it stopped once"),
+        #expect(result.stderrText.contains("avpipe: notice: the network connection dropped and was reopened where it stopped"),
                 "\(result.stderrText)")
         #expect(FileManager.default.contents(atPath: remote) == FileManager.default.contents(atPath: local), "PCM differs")
     }
 
     static let droppingServer = #"""
-        # Serves one file over HTTP, dropping the first connection halfway through the body; requests
-        # with a Range header are answered whole (206), so a client that reconnects gets the rest.
+        # Serves one file over HTTP, dropping every whole-file connection halfway through the body;
+        # requests with a Range header are answered whole (206), so a client that reconnects gets the rest.
         import socket, sys, os, threading
         path, port_file = sys.argv[1], sys.argv[2]
         data = open(path, 'rb').read()
@@ -255,7 +255,9 @@ import TestSupport
             headers = f"HTTP/1.1 {status}\r\nContent-Length: {len(body)}\r\nAccept-Ranges: bytes\r\nContent-Type: video/mp4\r\n"
             if start: headers += f"Content-Range: bytes {start}-{len(data)-1}/{len(data)}\r\n"
             c.sendall((headers + "Connection: close\r\n\r\n").encode())
-            if not dropped[0] and start == 0 and len(body) > 16384 and request.startswith(b"GET"):
+            # Every whole-file request is cut: which connection reads past the middle (the probe's
+            # or a track's) depends on timing, and one of them always does.
+            if start == 0 and len(body) > 16384 and request.startswith(b"GET"):
                 dropped[0] = True
                 c.sendall(body[:len(body)//2]); c.shutdown(socket.SHUT_RDWR); c.close(); return
             c.sendall(body); c.close()
