@@ -67,7 +67,7 @@ where Upstream.Buffer: SendableMetatype {
                         handoff.finish(.end)
                         return
                     }
-                    handoff.deliver(OwnershipTransfer(buffer as AnyObject))
+                    handoff.deliver(HandedOver(buffer as AnyObject))
                 }
             } catch {
                 handoff.finish(.failure(error))

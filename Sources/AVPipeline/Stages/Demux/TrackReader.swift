@@ -287,7 +287,7 @@ final class TrackReader {
                     handoff.finish(.end)
                     return
                 }
-                handoff.deliver(OwnershipTransfer(packet as AnyObject))
+                handoff.deliver(HandedOver(packet as AnyObject))
             }
         } catch {
             handoff.finish(.failure(error))

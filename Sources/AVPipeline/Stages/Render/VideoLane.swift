@@ -39,11 +39,11 @@ final class VideoLane<Pictures: SampleSource> where Pictures.Buffer == VideoFram
             let asked = session.snapshot.generation
             if session.snapshot.stopped { return }
             if let picture = try await source.next() {
-                queue.deliver(OwnershipTransfer(QueuedPicture(picture, generation: seekGeneration())))
+                queue.deliver(HandedOver(QueuedPicture(picture, generation: seekGeneration())))
                 continue
             }
             // The end, of the position asked for before the pull (a seek during it makes it stale).
-            queue.deliver(OwnershipTransfer(QueuedPicture(nil, generation: max(asked, seekGeneration()))))
+            queue.deliver(HandedOver(QueuedPicture(nil, generation: max(asked, seekGeneration()))))
             while session.snapshot.generation == asked {
                 if session.isFinished { return }
                 try await Task.sleep(for: .milliseconds(10))

@@ -71,7 +71,7 @@ final class AACSegmentEncoder {
         do {
             switch try encode(encoder!) {
             case .reusable:
-                output.deliver(OwnershipTransfer(Returned(encoder.take()!) as AnyObject))
+                output.deliver(HandedOver(Returned(encoder.take()!) as AnyObject))
                 ending = .end
             case .flushed: ending = .end
             case .stopped: ending = .failure(AVPipelineError.cancelled)
@@ -134,7 +134,7 @@ final class AACSegmentEncoder {
             }
             let index = AACSegmentPlan.packetIndex(pts: packet.pointer.pointee.pts, origin: origin, frameSize: frameSize)
             if kept.contains(index) {
-                output.deliver(OwnershipTransfer(try packet.takeReference() as AnyObject))
+                output.deliver(HandedOver(try packet.takeReference() as AnyObject))
             } else {
                 packet.unref()
             }
