@@ -99,7 +99,7 @@ struct Encode: AsyncParsableCommand {
         for tag in metadata where !tag.contains("=") || tag.hasPrefix("=") {
             throw ValidationError("--metadata takes key=value (got '\(tag)')")
         }
-        try network.check(output: output)
+        try network.check(output: output, realtime: realtime)
         try OutputPaths.ensureDistinct(input: input, output: output)
     }
 
@@ -177,7 +177,7 @@ struct Encode: AsyncParsableCommand {
         return MovieEncodeJob(input: input, output: output, container: container, video: try video.work(into: container), audio: audio,
                               audioTrack: part.audioTrack, start: part.start?.time, duration: part.duration?.time,
                               overwrite: outputOptions.overwrite, hls: hls.options, keepsMetadata: !noMetadata, tagSettings: tagSettings,
-                              realtime: network.realtime(for: output, asked: false), network: network.options(for: output))
+                              realtime: network.realtime(for: output, asked: realtime), network: network.options(for: output))
     }
 
     /// Whether `input` is a regular file (which can be opened twice), not a pipe, FIFO or device.

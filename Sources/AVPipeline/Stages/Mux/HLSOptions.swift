@@ -45,8 +45,9 @@ public struct HLSOptions: Sendable {
     func muxerOptions(upload: NetworkOutput, timeout: Duration) -> [String: String] {
         var options = muxerOptions(segmentPattern: upload.segmentPattern(fmp4: segments == .fmp4), initName: upload.initName, upload: true)
         options["method"] = "PUT"
+        // A duration option: "10.5" is seconds.
         let (seconds, attoseconds) = timeout.components
-        options["timeout"] = "\(seconds * 1_000_000 + attoseconds / 1_000_000_000_000)"
+        options["timeout"] = "\(Double(seconds) + Double(attoseconds) / 1e18)"
         return options
     }
 

@@ -137,6 +137,11 @@ final class MuxWriter {
             if let network = opening.network, case .ffmpeg(_, let code, _) = error {
                 if network.interrupt.isRaised { throw .cancelled }
                 let reason = NetworkConnection.describe(code, reason: nil)
+                // An HLS upload is a series of requests, each its own connection: one that
+                // failed is not reconnected.
+                guard network.output.scheme.isStream else {
+                    throw .outputWriteFailed(path: finalPath, reason: "uploading a segment or the playlist failed at \(Self.seconds(position)): \(reason)")
+                }
                 lostConnection = reason
                 throw .outputWriteFailed(path: finalPath, reason: "the connection was lost at \(Self.seconds(position)): \(reason)")
             }
@@ -149,6 +154,10 @@ final class MuxWriter {
         do {
             try context.finish()
         } catch {
+            if let network = opening.network, case .ffmpeg(_, let code, _) = error {
+                if network.interrupt.isRaised { throw .cancelled }
+                throw .outputWriteFailed(path: finalPath, reason: "finishing the \(network.output.scheme.isStream ? "stream" : "upload") failed: \(NetworkConnection.describe(code, reason: nil))")
+            }
             throw WriteFailure.describe(error, path: finalPath)
         }
     }

@@ -255,14 +255,14 @@ public final class Muxer {
             // learns it was cancelled.
             try completeCopy()
             if let push { try push.finishStream() } else { try writer.finish() }
-            try target.verify(payloadBytes: writer.payloadBytes)
+            try target.verify(payloadBytes: writer.payloadBytes, live: options.hls.live, timeout: options.network.timeout, interrupt: interrupt)
             try target.commit()
             throw AVPipelineError.cancelled
         }
         try completeCopy()
         if let failure = push?.failure { throw failure }
         if let push { try push.finishStream() } else { try writer.finish() }
-        try target.verify(payloadBytes: writer.payloadBytes)
+        try target.verify(payloadBytes: writer.payloadBytes, live: options.hls.live, timeout: options.network.timeout, interrupt: interrupt)
         try keepDisplayMatricesInInitSegment()
         try tagGapless(writer)
         try target.commit()
