@@ -166,3 +166,30 @@ import TestSupport
         #expect(copy.status == 64 && copy.stderrText.contains("--keep names a local"), "\(copy.stderrText)")
     }
 }
+
+/// An SRT push (MPEG-TS), received by the ffmpeg CLI listening on loopback: every packet arrives,
+/// the last ones included (SRT's live mode drops what is unacknowledged at close unless told to wait).
+@Suite(.enabled("needs an ffmpeg with SRT") { SRTReceiver.available }) struct SRTOutputTests {
+    @Test func aCopyArrivesWhole() throws {
+        let folder = TemporaryDirectory()
+        let movie = try DemuxMedia.movie(folder.file("m.mp4"), seconds: 2)
+        let port = try freePort(), received = folder.file("received.ts")
+        let receiver = Process()
+        receiver.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        receiver.arguments = ["ffmpeg", "-v", "error", "-y", "-i", "srt://127.0.0.1:\(port)?mode=listener", "-c", "copy", received]
+        receiver.standardError = FileHandle.nullDevice
+        try receiver.run()
+        defer { if receiver.isRunning { receiver.terminate() } }
+        usleep(700_000)
+        let push = try Subprocess.run(Locations.avpipe, ["remux", movie, "srt://127.0.0.1:\(port)"], timeout: 30)
+        #expect(push.status == 0, "\(push.stderrText)")
+        receiver.waitUntilExit()
+        #expect(try RTMPOutputTests.packets(received) == RTMPOutputTests.packets(movie))
+    }
+}
+
+enum SRTReceiver {
+    static var available: Bool {
+        (try? Subprocess.run("ffmpeg", ["-hide_banner", "-protocols"]))?.stdoutText.contains("srt") ?? false
+    }
+}

@@ -16,7 +16,11 @@ struct NetworkConnection {
 
     /// The protocol options given to `avio_open2` (the hls muxer gets its own, see `HLSOptions`).
     var protocolOptions: [String: String] {
-        ["protocol_whitelist": output.scheme.whitelist, "rw_timeout": "\(microseconds)"]
+        var options = ["protocol_whitelist": output.scheme.whitelist, "rw_timeout": "\(microseconds)"]
+        // SRT's live mode drops what is unacknowledged when the socket closes (the stream's last
+        // half second): closing waits for it, up to 5 s.
+        if output.scheme == .srt { options["linger"] = "\(min(max(microseconds / 1_000_000, 1), 5))" }
+        return options
     }
 
     /// `timeout` in microseconds, FFmpeg's unit for it.
