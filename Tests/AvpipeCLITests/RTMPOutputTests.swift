@@ -100,6 +100,17 @@ import TestSupport
         #expect(seconds < 3, "failed after \(seconds) s")
     }
 
+    /// A server that accepts and never answers: the RTMP handshake times out after the 10 s
+    /// default, exit 73, never a hang.
+    @Test func aSilentServerTimesOut() throws {
+        let folder = TemporaryDirectory()
+        let movie = try DemuxMedia.movie(folder.file("m.mp4"), seconds: 1)
+        let silent = try LoopbackListener()
+        let (push, seconds) = try Self.timed(["remux", movie, "rtmp://127.0.0.1:\(silent.port)/live/x"])
+        #expect(push.status == 73 && push.stderrText.contains("timed out"), "\(push.stderrText)")
+        #expect(seconds < 14, "ended after \(seconds) s")
+    }
+
     /// The server dies 1 s into a 4 s push: the run fails (exit 73) within seconds of the
     /// reconnection attempts, never hangs and never exits 0; the local copy holds everything.
     @Test func aServerKilledMidPushFailsAndTheLocalCopyIsWhole() throws {
