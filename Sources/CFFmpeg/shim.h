@@ -286,11 +286,22 @@ static inline void avp_log_set_level(int level) {
     av_log_set_level(level);
 }
 
+/// How many times FFmpeg's HTTP protocol said it reconnects after a dropped connection (its
+/// "Will reconnect at …" warning), counted whatever the print level.
+static inline long *avp_reconnect_count_slot(void) {
+    static long count;
+    return &count;
+}
+static inline long avp_reconnect_count(void) { return __atomic_load_n(avp_reconnect_count_slot(), __ATOMIC_RELAXED); }
+
 static inline void avp_log_callback(void *context, int level, const char *format, va_list arguments) {
     // Demuxers log at trace level for every sample they index or read (one or two calls a packet
     // in a copy job): return at once for what is neither captured nor printed (the high bits of
     // `level` are flags).
     int plain = level & 0xff;
+    if (plain == AV_LOG_WARNING && format && strncmp(format, "Will reconnect at", 17) == 0) {
+        __atomic_add_fetch(avp_reconnect_count_slot(), 1, __ATOMIC_RELAXED);
+    }
     if (plain > AV_LOG_ERROR && plain > __atomic_load_n(avp_log_level_slot(), __ATOMIC_RELAXED)) return;
     struct avp_log_capture *capture = avp_log_capture_state();
     if (capture->on && level <= AV_LOG_ERROR) {

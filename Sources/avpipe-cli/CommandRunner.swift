@@ -35,6 +35,7 @@ enum CommandRunner {
         }
         do {
             try await task.value
+            reportReconnections()
             ExitGate.claimOrWait()
             let signalNumber = received.withLock { $0 }
             if signalNumber != 0 {
@@ -44,6 +45,7 @@ enum CommandRunner {
         } catch let code as ExitCode {
             throw code
         } catch {
+            reportReconnections()
             ExitGate.claimOrWait()
             let signalNumber = received.withLock { $0 }
             if signalNumber != 0 {
@@ -52,6 +54,14 @@ enum CommandRunner {
             }
             throw report(error)
         }
+    }
+
+    /// Says that a network input's connection dropped and was resumed (HTTP reconnect), if it did:
+    /// the media is whole, but the user should know the link is unreliable.
+    private static func reportReconnections() {
+        let count = FFmpegLog.reconnections
+        guard count > 0 else { return }
+        printNotice("the network connection dropped and was reopened where it stopped \(count == 1 ? "once" : "\(count) times") (HTTP reconnect)")
     }
 
     /// How long a cancelled pipeline may take to stop by itself (the goal is 0.5 s in all).

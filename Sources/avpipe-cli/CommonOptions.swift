@@ -14,12 +14,26 @@ struct LoggingOptions: ParsableArguments {
 
 /// Options every subcommand that opens inputs shares: what an input may make avpipe open.
 struct InputOptions: ParsableArguments {
-    @Flag(help: "Let an input open the other local files it names (HLS/DASH playlists, ffconcat lists, image sequences). Off by default: such inputs are refused. Network addresses are never opened.")
+    @Flag(help: "Let a local input open the other local files it names (HLS/DASH playlists, ffconcat lists, image sequences). Off by default: such inputs are refused. It never opens the network: an input given as a URL is read over its own protocol.")
     var allowIndirection = false
 
     @Flag(help: "Refuse an input that ends before its index says (a partial download) instead of using everything intact with a warning.")
     var strict = false
 
-    var policy: InputPolicy { InputPolicy(allowIndirection: allowIndirection) }
+    @Option(help: ArgumentHelp("How long a network input (http://, https://, rtmp://, srt://) may wait for an answer, connecting or reading, before it fails as timed out.", valueName: "seconds"))
+    var timeout: Double = 10
+
+    func validate() throws {
+        guard timeout > 0, timeout <= 86_400, timeout.isFinite else {
+            throw ValidationError("--timeout must be more than 0 and at most 86400 seconds (got \(timeout))")
+        }
+    }
+
+    var policy: InputPolicy {
+        InputPolicy(allowIndirection: allowIndirection, networkTimeout: .microseconds(Int64((timeout * 1_000_000).rounded())))
+    }
     var demuxerOptions: Demuxer.Options { Demuxer.Options(inputPolicy: policy, strict: strict) }
+
+    /// How an input argument is read: `scheme://…` is a network address, anything else a path.
+    static func location(_ argument: String) -> InputLocation { InputLocation(argument: argument) }
 }

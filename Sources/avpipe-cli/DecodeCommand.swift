@@ -92,7 +92,7 @@ struct Decode: AsyncParsableCommand {
         let request = AudioFormatRequest(sampleFormat: SampleFormat(rawValue: sampleFormat)!.packed, sampleRate: rate,
                                          channelLayout: channels.map { ChannelLayout.default(channelCount: $0) })
         try await CommandRunner.run(logging: logging) {
-            let demuxer = try Demuxer(path: input, options: demuxerOptions)
+            let demuxer = try Demuxer(InputOptions.location(input), options: demuxerOptions)
             try ensureStart(start, within: demuxer.info)
             // Times are on the file's timeline, which may not start at 0 (MPEG-TS): as ffmpeg's -ss.
             let origin = demuxer.info.startTime ?? MediaTime(value: 0, timeBase: Rational(1, 1))
@@ -126,7 +126,11 @@ struct Decode: AsyncParsableCommand {
                             let progress = ProgressLine(total: demuxer.info.duration, enabled: video == nil && isTerminal(2))
                             // Decoding on one core, conversion and writing on the other (600 s to 48 kHz: 459 → 335 ms).
                             let decoded = try audioDecoder.prefetched()
-                            let (summary, written) = if let duration {
+                            // A live input is joined mid-stream: --duration counts from its first sample.
+                            let (summary, written) = if let duration, demuxer.isLive {
+                                try await Self.writeAudio(decoded.lasting(duration).resampled(to: request), to: output, format: fileFormat,
+                                                          overwrite: overwrite, progress: progress)
+                            } else if let duration {
                                 try await Self.writeAudio(decoded.ending(after: duration, from: from).resampled(to: request), to: output, format: fileFormat,
                                                           overwrite: overwrite, progress: progress)
                             } else {
@@ -146,7 +150,10 @@ struct Decode: AsyncParsableCommand {
                     if let video, let videoDecoder {
                         group.addTask {
                             let progress = ProgressLine(total: demuxer.info.duration)
-                            let (summary, written) = if let end {
+                            // … and from its first picture.
+                            let (summary, written) = if let duration, demuxer.isLive {
+                                try await Self.writePictures(videoDecoder.lasting(duration), to: video, overwrite: overwrite, progress: progress)
+                            } else if let end {
                                 try await Self.writePictures(videoDecoder.ending(at: end), to: video, overwrite: overwrite, progress: progress)
                             } else {
                                 try await Self.writePictures(videoDecoder, to: video, overwrite: overwrite, progress: progress)

@@ -62,7 +62,7 @@ struct Demux: AsyncParsableCommand {
         let demuxerOptions = inputOptions.demuxerOptions
         let overwrite = outputOptions.overwrite
         try await CommandRunner.run(logging: logging) {
-            let demuxer = try Demuxer(path: input, options: demuxerOptions)
+            let demuxer = try Demuxer(InputOptions.location(input), options: demuxerOptions)
             // Every check that can fail is done before either output is started.
             let audioIndex = try audio.map { path in try AudioOutput.check(demuxer, track: audioTrack, path: path) }
             let videoIndex = try video.map { path in try VideoOutput.check(demuxer, track: videoTrack, path: path) }

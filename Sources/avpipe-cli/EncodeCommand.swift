@@ -121,7 +121,6 @@ struct Encode: AsyncParsableCommand {
         let (selectsPart, capturing, channels) = (part.selectsPart, realtime || chunkFrames != 1024, audioFormat.channels)
         let (settings, keepsInputTags, hlsOptions) = (tagSettings, !noMetadata, hls.options)
         let movie = try movieJob(container: container, encoding: encoding)
-        let noVideo = video.noVideo
         let (networkOptions, pacesOutput) = (network.options(for: output), network.realtime(for: output, asked: false))
         let demuxerOptions = inputOptions.demuxerOptions
         try await CommandRunner.run(logging: logging) {
@@ -129,7 +128,7 @@ struct Encode: AsyncParsableCommand {
             // holds pictures takes the movie path; audio alone keeps the audio path's extras
             // (PCM capture, parallel AAC, gapless tags).
             if let movie {
-                let demuxer = try Demuxer(path: input, options: demuxerOptions)
+                let demuxer = try Demuxer(InputOptions.location(input), options: demuxerOptions)
                 if demuxer.info.videoTracks.contains(where: { !$0.isCoverArt }) || !Self.isRegularFile(input) || !container.holdsAudio {
                     try await movie.run(demuxer)
                     return
@@ -144,8 +143,10 @@ struct Encode: AsyncParsableCommand {
             }
             // Trying the PCM reader first would consume the start of a pipe that holds anything
             // else, so a pipe is read by the decoder path unless capture options ask for PCM.
+            // A URL is never read as a PCM WAV capture: it is not a file, whatever its name ends with.
             let readOnce = !Self.isRegularFile(input)
-            if !selectsPart, !readOnce || capturing, let capture = try Self.capture(input, captureOptions) {
+            if !selectsPart, !readOnce || capturing, !InputOptions.location(input).isURL,
+               let capture = try Self.capture(input, captureOptions) {
                 carry(capture.metadata, nil)
                 try await job.run(capture, duration: capture.duration, overlapped: !capturing)
                 reportTruncations(capture.truncation.map { [$0] } ?? [], input: input)
@@ -155,11 +156,8 @@ struct Encode: AsyncParsableCommand {
                 throw AVPipelineError.invalidOption(name: "--realtime/--chunk-frames", value: input,
                                                     reason: "they apply to PCM WAV input only (read as a capture device would)")
             }
-            let source = try AudioFileSource(path: input, options: sourceOptions)
+            let source = try AudioFileSource(InputOptions.location(input), options: sourceOptions)
             try ensureStart(sourceOptions.start, within: source.info)
-            if !noVideo, source.info.videoTracks.contains(where: { !$0.isCoverArt }) {
-                printNotice("\(output): \(container.rawValue.uppercased()) holds sound only, so the pictures are left out (.mp4 keeps both; --no-video says so)")
-            }
             carry(source.info.metadata, source.coverArt)
             try await job.run(source, duration: source.duration, overlapped: true)
             reportTruncations(source.truncations, input: input)

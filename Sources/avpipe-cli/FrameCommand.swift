@@ -50,7 +50,7 @@ struct Frame: AsyncParsableCommand {
         let (input, output, times, every, overwrite) = (input, output, at.map(\.time), every?.time, outputOptions.overwrite)
         let (width, height, videoTrack, demuxerOptions) = (picture.width, picture.height, picture.videoTrack, inputOptions.demuxerOptions)
         try await CommandRunner.run(logging: logging) {
-            let demuxer = try Demuxer(path: input, options: demuxerOptions)
+            let demuxer = try Demuxer(InputOptions.location(input), options: demuxerOptions)
             let decoder = try demuxer.videoTrack(videoTrack).decodeVideo()
             let format = try PNGWriter.pixelFormat(for: decoder.outputFormat.pixelFormat)
             let pictures = try decoder.converted(VideoConversion(pixelFormat: format, width: width, height: height, upright: true))

@@ -51,10 +51,10 @@ struct Mux: AsyncParsableCommand {
         layoutOptions.container = layout.container(for: output)
         let baseOptions = layoutOptions
         try await CommandRunner.run(logging: logging) {
-            var videoSource = try video.map { (path: $0, demuxer: try Demuxer(path: $0, options: demuxerOptions)) }
-            var audioSource = try audio.map { (path: $0, demuxer: try Demuxer(path: $0, options: demuxerOptions)) }
+            var videoSource = try video.map { (path: $0, demuxer: try Demuxer(InputOptions.location($0), options: demuxerOptions)) }
+            var audioSource = try audio.map { (path: $0, demuxer: try Demuxer(InputOptions.location($0), options: demuxerOptions)) }
             for input in inputs {
-                let demuxer = try Demuxer(path: input, options: demuxerOptions)
+                let demuxer = try Demuxer(InputOptions.location(input), options: demuxerOptions)
                 let givesVideo = videoSource == nil && demuxer.info.hasVideo, givesAudio = audioSource == nil && demuxer.info.hasAudio
                 guard demuxer.info.hasVideo || demuxer.info.hasAudio else { throw AVPipelineError.noAudioStream(path: input) }
                 guard givesVideo || givesAudio else {

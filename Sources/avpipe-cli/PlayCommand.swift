@@ -79,7 +79,7 @@ struct Play: AsyncParsableCommand {
         try await CommandRunner.run(logging: logging) {
             let player: Player
             do {
-                player = try Player(path: input, options: options)
+                player = try Player(InputOptions.location(input), options: options)
             } catch AVPipelineError.deviceUnavailable(.audioOutput, let reason) {
                 throw AVPipelineError.deviceUnavailable(
                     .audioOutput, reason: "\(reason); to get the audio anyway, decode it to a file: avpipe decode \(input) --out file.wav")

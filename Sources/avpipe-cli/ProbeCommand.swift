@@ -34,7 +34,7 @@ struct Probe: AsyncParsableCommand {
         let (input, json, strict) = (input, json, inputOptions.strict)
         let demuxerOptions = inputOptions.demuxerOptions
         try await CommandRunner.run(logging: logging) {
-            let demuxer = try Demuxer(path: input, options: demuxerOptions)
+            let demuxer = try Demuxer(InputOptions.location(input), options: demuxerOptions)
             let cut = ProbeReport.Cut(demuxer)
             // Under --strict a cut file is an error like any other (nothing on standard output),
             // whose message says what the file holds.

@@ -64,7 +64,7 @@ struct CopyJob: Sendable {
     let demuxerOptions: Demuxer.Options
 
     func run() async throws {
-        let demuxer = try Demuxer(path: input, options: demuxerOptions)
+        let demuxer = try Demuxer(InputOptions.location(input), options: demuxerOptions)
         if container == .flv { try Self.ensureFLVCodecs(demuxer.info, audio: audio != .none, video: video != .none, input: input, output: output) }
         let plan = try CopyPlan(info: demuxer.info, container: container, audio: audio, video: video,
                                 subtitles: subtitles, coverArt: keepsMetadata, chapters: keepsMetadata, hls: options.hls)

@@ -112,7 +112,7 @@ enum BadInputMatrix {
 
     static var cases: [MatrixCase] {
         unusableInputs + truncatedInputs + strictTruncatedInputs + wrongExtensions + unsupportedCodecs + absurdOptions + outputFaults
-            + standardInputs + standardOutputs + videoEncodeRows + networkOutputRows
+            + standardInputs + standardOutputs + videoEncodeRows + networkInputs + networkOutputRows
     }
 
     /// Copies `source` into `folder` under `name` and returns the copy's path.
@@ -327,6 +327,37 @@ enum BadInputMatrix {
                 .init(arguments: ["demux", try copy(SampleMedia.mp4.path, to: d, as: "in.mp4")], outputs: [])
             }, outcome: .exit(usage)),
             MatrixCase(name: "no subcommand argument", arrange: { _ in .init(arguments: ["remux"], outputs: []) }, outcome: .exit(usage)),
+        ]
+    }
+
+    // MARK: Inputs given as URLs that cannot be read
+
+    /// A server that accepts connections and never answers, for the whole run of the matrix.
+    nonisolated(unsafe) static let silentServer = try! LoopbackListener()
+
+    /// Every command reading a URL that refuses the connection, one of a scheme avpipe does not
+    /// read, and one whose server never answers (`--timeout 1`): exit 66, nothing written.
+    static var networkInputs: [MatrixCase] {
+        let kinds: [(String, @Sendable () throws -> String, [String])] = [
+            ("refused connection", { "http://127.0.0.1:\(try freePort())/in.mp4" }, []),
+            ("unreadable scheme", { "gopher://127.0.0.1/in.mp4" }, []),
+            ("silent server", { silentServer.url("in.mp4") }, ["--timeout", "1"]),
+        ]
+        return Subcommand.allCases.flatMap { command in
+            kinds.map { kind, url, options in
+                MatrixCase(name: "\(command) ← URL: \(kind)", arrange: { folder in
+                    var invocation = command.invocation(input: try url(), media: nil, outputFolder: folder.path)
+                    invocation.arguments += options
+                    return invocation
+                }, outcome: .exit(input))
+            }
+        } + [
+            MatrixCase(name: "decode --timeout 0", arrange: { folder in
+                var invocation = Subcommand.decode.invocation(input: silentServer.url("in.mp4"), media: nil, outputFolder: folder.path)
+                invocation.arguments += ["--timeout", "0"]
+                invocation.outputs = []
+                return invocation
+            }, outcome: .exit(usage)),
         ]
     }
 

@@ -19,6 +19,12 @@ import TestSupport
         return result
     }
 
+    /// Where two byte strings first differ, short enough to read in a failure (not the whole arrays).
+    static func difference<C: Collection>(_ ours: C, _ theirs: C) -> String where C.Element == UInt8 {
+        let first = zip(ours, theirs).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        return "ours \(ours.count) bytes, ffmpeg's \(theirs.count), first difference at \(first.map(String.init) ?? "the shorter one's end")"
+    }
+
     /// The video of `path` as an Annex B stream, as ffmpeg extracts it.
     static func annexB(_ path: String) throws -> Data {
         let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", path, "-map", "0:v:0", "-c", "copy",
@@ -42,7 +48,8 @@ import TestSupport
         try MediaFactory.ffmpeg(["-v", "error", "-i", input, "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-threads", "1",
                                  "-f", "h264", folder.file("ffmpeg.h264")])
         let ours = try fileBytes(folder.file("o.h264")), theirs = try fileBytes(folder.file("ffmpeg.h264"))
-        #expect(ours.count > 1000 && ours == theirs, "ours \(ours.count) bytes, ffmpeg's \(theirs.count)")
+        let same = ours.count > 1000 && ours == theirs  // compared outside #expect, which would print both
+        #expect(same, "\(Self.difference(ours, theirs))")
         // Parameter sets before every keyframe, as a raw stream needs (a reader may start at any).
         let scan = AnnexBScan(ours, hevc: false)
         #expect(scan.framingProblems.isEmpty && scan.keyframesMissingParameterSets(hevc: false).isEmpty)
@@ -54,7 +61,8 @@ import TestSupport
         try Self.run(["encode", "--in", input, "--out", folder.file("o.mp4"), "--threads", "1"])
         try MediaFactory.ffmpeg(["-v", "error", "-i", input, "-threads", "1", folder.file("ffmpeg.mp4")])
         let ours = try Self.annexB(folder.file("o.mp4")), theirs = try Self.annexB(folder.file("ffmpeg.mp4"))
-        #expect(ours.count > 1000 && ours == theirs, "ours \(ours.count) bytes, ffmpeg's \(theirs.count)")
+        let same = ours.count > 1000 && ours == theirs  // compared outside #expect, which would print both
+        #expect(same, "\(Self.difference(ours, theirs))")
         let probe = try Probe.run(folder.file("o.mp4"))
         #expect(probe.streams.map { $0["codec_name"] as? String } == ["h264", "aac"])
         #expect(try Self.pictures(folder.file("o.mp4")).count == 50)

@@ -21,6 +21,8 @@ public final class NginxServer: @unchecked Sendable {
     public var uploads: String { prefix.file("www/upload") }
     /// Where the `record` application writes what it receives (`NAME.flv`).
     public var recordings: String { prefix.file("recordings") }
+    /// The HTTP access log: one line per request, with its path and status.
+    public var accessLog: String { (try? String(contentsOfFile: prefix.file("logs/access.log"), encoding: .utf8)) ?? "" }
 
     /// `http://127.0.0.1:PORT/PATH` for a file under `root`.
     public func httpURL(_ path: String) -> String { "http://127.0.0.1:\(httpPort)/\(path)" }
@@ -43,18 +45,22 @@ public final class NginxServer: @unchecked Sendable {
     }
 
     /// Starts the server; throws when it is not installed or does not come up within 10 s.
-    public static func started() throws -> NginxServer {
+    /// `httpLocations` goes into the HTTP server block as is (extra `location` blocks: a redirect
+    /// loop, a slow answer).
+    public static func started(httpLocations: String = "") throws -> NginxServer {
         if let missingTool { throw TestFailure(missingTool) }
         // Ports picked free now and given to nginx; a clash with another test in between makes
         // nginx fail to bind, so a few attempts are made.
         var lastError: Error?
         for _ in 0..<5 {
-            do { return try NginxServer(httpPort: try freePort(), rtmpPort: try freePort()) } catch { lastError = error }
+            do {
+                return try NginxServer(httpPort: try freePort(), rtmpPort: try freePort(), httpLocations: httpLocations)
+            } catch { lastError = error }
         }
         throw lastError!
     }
 
-    private init(httpPort: UInt16, rtmpPort: UInt16) throws {
+    private init(httpPort: UInt16, rtmpPort: UInt16, httpLocations: String) throws {
         self.httpPort = httpPort
         self.rtmpPort = rtmpPort
         prefix = TemporaryDirectory("avpipe-nginx")
@@ -88,6 +94,7 @@ public final class NginxServer: @unchecked Sendable {
                         create_full_put_path on;
                         dav_access user:rw group:r all:r;
                     }
+                    \(httpLocations)
                 }
             }
             rtmp {
@@ -122,7 +129,7 @@ public final class NginxServer: @unchecked Sendable {
     /// A new server on this one's ports (after `kill()` or `stop()`), as a server restarting
     /// looks to a client; it has a prefix, uploads and recordings of its own.
     public func startedAgain() throws -> NginxServer {
-        try NginxServer(httpPort: httpPort, rtmpPort: rtmpPort)
+        try NginxServer(httpPort: httpPort, rtmpPort: rtmpPort, httpLocations: "")
     }
 
     /// Stops the server (SIGKILL: what a server dying mid-stream looks like to a client).

@@ -22,6 +22,8 @@ public struct EncodedVideoFormat: Sendable, CustomStringConvertible {
     public internal(set) var metadata: [String: String] = [:]
     /// The track's display matrix (rotation, mirroring), carried to a muxer's output.
     var displayMatrix: [Int32]?
+    /// The container's average rate, which differs from `frameRate` in a stream timed irregularly.
+    var averageFrameRate: Rational?
     /// The pixel shape the container states, which wins over the pictures' (as in ffmpeg).
     var sampleAspectRatio: Rational?
     let parameters: CodecParameters

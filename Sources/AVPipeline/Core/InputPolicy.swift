@@ -5,7 +5,8 @@
 /// sequences, MOV external data references, IMF — is refused unless `allowIndirection` is set.
 /// Only the protocols in `protocols` are ever opened (FFmpeg's `protocol_whitelist`), for the input
 /// itself and for whatever an allowed playlist names: by default `file` alone, so network protocols
-/// are never opened, not even through an allowed playlist.
+/// are never opened, not even through an allowed playlist. A network input (`Demuxer(url:)`) is read
+/// through its own scheme's protocols only (`NetworkAddress`), never `file`, within `networkTimeout`.
 public struct InputPolicy: Sendable, Equatable {
     /// Let the input open other local files (playlists, concat lists, image sequences…).
     public var allowIndirection: Bool
@@ -24,12 +25,16 @@ public struct InputPolicy: Sendable, Equatable {
     public var maxChannels: Int
     /// Highest sample rate an audio track may declare.
     public var maxSampleRate: Int
+    /// How long a network input may wait for any answer (connecting, each read) before it fails
+    /// as timed out; local files do not use it.
+    public var networkTimeout: Duration
 
     /// The safe defaults: no indirection, `file` only, 1 MiB to recognise the container, 5 MB or 5 s to
     /// probe, at most 16384 pixels a side, 64 channels and 768 kHz.
     public init(allowIndirection: Bool = false, formatProbeBytes: Int = 1 << 20, probeBytes: Int = 5_000_000,
                 analyzeMicroseconds: Int = 5_000_000, maxVideoDimension: Int = 16_384, maxChannels: Int = 64,
-                maxSampleRate: Int = 768_000, protocols: Set<String> = ["file"]) {
+                maxSampleRate: Int = 768_000, protocols: Set<String> = ["file"],
+                networkTimeout: Duration = .seconds(10)) {
         self.allowIndirection = allowIndirection
         self.protocols = protocols
         self.formatProbeBytes = formatProbeBytes
@@ -38,13 +43,14 @@ public struct InputPolicy: Sendable, Equatable {
         self.maxVideoDimension = maxVideoDimension
         self.maxChannels = maxChannels
         self.maxSampleRate = maxSampleRate
+        self.networkTimeout = networkTimeout
     }
 
     /// Local files only, no indirection, the limits above.
     public static let `default` = InputPolicy()
 
-    /// The protocols the library can read an input through, each with what it needs (timeouts,
-    /// interruption) set up. A policy may name no others.
+    /// The protocols a local input (and what it names) can be read through. A policy may name no
+    /// others: a network input (`Demuxer(url:)`) uses its own scheme's protocols instead, never these.
     public static let readableProtocols: Set<String> = ["file"]
 
     /// `protocols` as FFmpeg's `protocol_whitelist` option: the one place it is written, for the
@@ -75,6 +81,9 @@ public struct InputPolicy: Sendable, Equatable {
         try positive(maxVideoDimension, "max video dimension", max: 1 << 15)
         try positive(maxChannels, "max channels", max: 512)
         try positive(maxSampleRate, "max sample rate")
+        guard networkTimeout > .zero, networkTimeout <= .seconds(86_400) else {
+            throw .invalidOption(name: "timeout", value: "\(networkTimeout)", reason: "must be more than 0 and at most a day")
+        }
         let unknown = protocols.subtracting(Self.readableProtocols)
         guard protocols.isEmpty == false, unknown.isEmpty else {
             throw .invalidOption(name: "input protocols", value: protocols.sorted().joined(separator: ","),

@@ -64,6 +64,9 @@ public struct VideoFormat: Hashable, Sendable, CustomStringConvertible {
     /// Where chroma samples sit relative to luma (`left`, `center`, `topleft`…; FFmpeg's names),
     /// nil when unspecified. An encoder writes it into the stream (H.264's VUI), as ffmpeg does.
     public var chromaLocation: String? = nil
+    /// The container's average rate, when it states one: it differs from `frameRate` when the
+    /// pictures are timed irregularly (an encoder then keeps their own clock).
+    public var averageFrameRate: Rational? = nil
 
     /// Display width: the coded size rotated (width and height swap at 90° and 270°).
     public var displayWidth: Int { rotation == 90 || rotation == 270 ? height : width }

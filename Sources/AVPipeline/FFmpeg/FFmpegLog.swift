@@ -29,6 +29,11 @@ public enum FFmpegLog {
         avp_log_set_level(level.rawValue)
     }
 
+    /// How many times a network input's HTTP connection dropped and was reopened where it was
+    /// (FFmpeg's reconnect), in this process so far. Counted from FFmpeg's log, so only once a
+    /// level has been set (`setLevel`), whatever that level is.
+    public static var reconnections: Int { Int(avp_reconnect_count()) }
+
     /// Runs `body`; returns its outcome and the last error FFmpeg logged meanwhile on this thread.
     static func explaining<R>(_ body: () throws(AVPipelineError) -> R) -> (result: Result<R, AVPipelineError>, reason: String?) {
         // Installed every time (it only sets a pointer): a `static let` of type Void was seen

@@ -10,13 +10,26 @@ final class IOContext {
     private let reader: MemoryReader?
 
     /// Opens `url` (always `file:…`) through the file protocol only.
-    init(fileURL url: String, path: String, interrupt: InterruptFlag?, options: [String: String]) throws(AVPipelineError) {
+    convenience init(fileURL url: String, path: String, interrupt: InterruptFlag?, options: [String: String]) throws(AVPipelineError) {
+        try self.init(url: url, interrupt: interrupt, options: options) { rc, _ in InputContext.openError(rc, path: path) }
+    }
+
+    /// Opens `url` through the protocols `options["protocol_whitelist"]` names; `failure` turns a
+    /// failed open (and the last error FFmpeg logged meanwhile) into the typed error.
+    init(url: String, interrupt: InterruptFlag?, options: [String: String],
+         failure: (Int32, String?) -> AVPipelineError) throws(AVPipelineError) {
         var interruptCallback = interrupt?.callback ?? AVIOInterruptCB(callback: nil, opaque: nil)
         var context: UnsafeMutablePointer<AVIOContext>? = nil
-        // Options the file protocol does not know stay in the dictionary; the open error matters more.
-        try withDictionary(options, rejectingUnused: false) { dictionary throws(AVPipelineError) in
-            let rc = avio_open2(&context, url, avp_avio_flag_read(), &interruptCallback, dictionary)
-            if rc < 0 { throw InputContext.openError(rc, path: path) }
+        // Options the protocol does not know stay in the dictionary; the open error matters more.
+        let (outcome, logged) = FFmpegLog.explaining { () throws(AVPipelineError) in
+            try withDictionary(options, rejectingUnused: false) { dictionary throws(AVPipelineError) in
+                let rc = avio_open2(&context, url, avp_avio_flag_read(), &interruptCallback, dictionary)
+                if rc < 0 { throw .ffmpeg(call: "avio_open2", code: rc, message: "") }
+            }
+        }
+        if case .failure(let error) = outcome {
+            if case .ffmpeg(_, let rc, _) = error { throw failure(rc, logged) }
+            throw error
         }
         pointer = try allocated(context)
         reader = nil

@@ -3,9 +3,9 @@ internal import CFFmpeg
 /// Where an input's bytes come from. `label` names it in errors.
 ///
 /// Each kind opens its own way in `InputContext`: a local file through the `file` protocol, a buffer
-/// in memory through custom AVIO (no temporary file). A URL and a capture device are kinds of their
-/// own, never a path that happens to work; both are refused until their opening is written (a URL
-/// by the policy, whose `readableProtocols` name no network protocol yet).
+/// in memory through custom AVIO (no temporary file), a URL through its scheme's protocols only
+/// (`NetworkAddress`). A URL and a capture device are kinds of their own, never a path that happens
+/// to work; devices are refused until their opening is written.
 enum InputSource: Sendable {
     case file(path: String)
     case memory(name: String, bytes: [UInt8])
@@ -56,6 +56,8 @@ final class InputContext {
     /// The input's name in errors (its path for a file).
     let path: String
     private let policy: InputPolicy
+    /// The address of a network input (nil for a local one): its errors are named from it.
+    let network: NetworkAddress?
     private let nestedOpens: NestedOpenGuard
     /// Freed after the format context (custom I/O is never closed by `avformat_close_input`).
     private let io: IOContext
@@ -73,9 +75,14 @@ final class InputContext {
         self.path = path
         self.policy = policy
         try policy.validate()
-        if let scheme = source.protocolName, !policy.allows(protocol: scheme) {
+        // A network input is read through its own scheme's protocols (`NetworkAddress`), never the
+        // local policy's; a local one only through those the policy names.
+        let network: NetworkAddress? = if case .url(let address) = source { try NetworkAddress(address) } else { nil }
+        self.network = network
+        if network == nil, let scheme = source.protocolName, !policy.allows(protocol: scheme) {
             throw .inputPolicy(path: path, reason: "it is read through the '\(scheme)' protocol, which the input policy does not allow (\(policy.protocolWhitelist))")
         }
+        let whitelist = network.map { $0.protocols.sorted().joined(separator: ",") } ?? policy.protocolWhitelist
         let url: String?
         switch source {
         case .file(let filePath):
@@ -89,28 +96,39 @@ final class InputContext {
             guard !bytes.isEmpty else { throw .notAMediaFile(path: path, reason: "the input is empty") }
             url = nil
             io = try IOContext(bytes: bytes)
-        case .url:
-            // Refused above: no network protocol is readable yet. `file:` URLs are files.
-            throw .inputPolicy(path: path, reason: "a local file is read as a file, not as a URL")
+        case .url(let address):
+            url = address
+            let timeout = policy.networkTimeout
+            io = try IOContext(url: address, interrupt: interrupt, options: network!.openOptions(timeout: timeout, whitelist: whitelist)) {
+                rc, logged in network!.error(rc, timeout: timeout, logged: logged)
+            }
         case .device(let kind, _):
             throw .deviceUnavailable(kind, reason: "capture devices are not read through FFmpeg yet")
         }
-        let format = try Self.recognise(io, url: url, path: path, policy: policy, interrupt: interrupt)
+        let format = try Self.recognise(io, url: url, path: path, policy: policy, interrupt: interrupt, network: network)
+        if let network, String(cString: format.pointee.name) == "hls" {
+            try RemotePlaylistCheck.verify(network, timeout: policy.networkTimeout, whitelist: whitelist, interrupt: interrupt)
+        }
 
         var context: UnsafeMutablePointer<AVFormatContext>? = try allocated(avformat_alloc_context())
         if let interrupt { context!.pointee.interrupt_callback = interrupt.callback }
         context!.pointee.pb = io.pointer
-        let guardian = NestedOpenGuard(installingIn: context!, allowing: policy.allowIndirection ? policy.protocols : [])
+        // What a network input names is read through its own protocols only, whatever
+        // --allow-indirection says (which is about local files).
+        let nestedProtocols = network?.nestedProtocols ?? (policy.allowIndirection ? policy.protocols : [])
+        let guardian = NestedOpenGuard(installingIn: context!, allowing: nestedProtocols)
         nestedOpens = guardian
-        let options = ["protocol_whitelist": policy.protocolWhitelist, "probesize": "\(policy.probeBytes)",
+        let options = ["protocol_whitelist": whitelist, "probesize": "\(policy.probeBytes)",
                        "analyzeduration": "\(policy.analyzeMicroseconds)"]
         // avformat_open_input frees the context when it fails. The open error is thrown inside the
         // closure: a failed open leaves the options unconsumed, and withDictionary would otherwise
         // report them instead of what went wrong.
         try withDictionary(options) { options throws(AVPipelineError) in
-            let rc = avformat_open_input(&context, url ?? "", format, options)
+            let (outcome, logged) = FFmpegLog.explaining { () -> Int32 in avformat_open_input(&context, url ?? "", format, options) }
+            let rc = (try? outcome.get()) ?? avp_error_einval()
             if rc < 0 {
                 try guardian.verify(path: path)
+                if let network { throw Self.networkFailure(rc, network, policy: policy, logged: logged) }
                 throw Self.openError(rc, path: path)
             }
         }
@@ -131,13 +149,20 @@ final class InputContext {
     }
 
     /// Recognises the container from the first bytes (and the file name), refusing demuxers that
-    /// exist to open other inputs unless the policy allows indirection.
+    /// exist to open other inputs unless the policy allows indirection. An HTTP(S) `network` input
+    /// may be an HLS playlist, whose segments `NestedOpenGuard` keeps on its own protocols.
     private static func recognise(_ io: IOContext, url: String?, path: String, policy: InputPolicy,
-                                  interrupt: InterruptFlag?) throws(AVPipelineError) -> UnsafePointer<AVInputFormat> {
+                                  interrupt: InterruptFlag?, network: NetworkAddress?) throws(AVPipelineError) -> UnsafePointer<AVInputFormat> {
         var format: UnsafePointer<AVInputFormat>? = nil
-        let rc = av_probe_input_buffer2(io.pointer, &format, url, nil, 0, UInt32(policy.formatProbeBytes))
+        let (outcome, logged) = FFmpegLog.explaining { () -> Int32 in
+            av_probe_input_buffer2(io.pointer, &format, url, nil, 0, UInt32(policy.formatProbeBytes))
+        }
+        let rc = (try? outcome.get()) ?? avp_error_einval()
         if rc < 0 || format == nil {
             if rc == avp_error_exit() || interrupt?.isRaised == true { throw .cancelled }
+            if let network, rc < 0, rc != avp_error_invaliddata() {
+                throw network.error(rc, timeout: policy.networkTimeout, logged: logged)
+            }
             if rc == avp_error_enomem() { throw .outOfMemory }
             if rc == avp_error_invaliddata() || format == nil {
                 throw .notAMediaFile(path: path, reason: "no known container format")
@@ -145,8 +170,10 @@ final class InputContext {
             throw .notAMediaFile(path: path, reason: ffmpegErrorText(rc))
         }
         let name = String(cString: format!.pointee.name)
+        let readsPlaylists = network?.scheme.hasPrefix("http") == true
+        let refused = readsPlaylists ? policy.refusedDemuxers.subtracting(["hls"]) : policy.refusedDemuxers
         if !policy.allowIndirection,
-           let indirect = name.split(separator: ",").first(where: { policy.refusedDemuxers.contains(String($0)) }) {
+           let indirect = name.split(separator: ",").first(where: { refused.contains(String($0)) }) {
             throw .inputPolicy(path: path, reason: "it is read by the '\(indirect)' demuxer, which opens other inputs; indirection is not allowed (--allow-indirection)")
         }
         return format!
@@ -189,6 +216,7 @@ final class InputContext {
         let infoRC = perStream.withUnsafeMutableBufferPointer { avformat_find_stream_info(pointer, $0.baseAddress) }
         try nestedOpens.verify(path: path)
         if infoRC == avp_error_exit() { throw .cancelled }
+        if infoRC < 0, let network { throw Self.networkFailure(infoRC, network, policy: policy, logged: nil) }
         if infoRC < 0 { throw .notAMediaFile(path: path, reason: ffmpegErrorText(infoRC)) }
         try verifyLimits()
     }
@@ -249,9 +277,32 @@ final class InputContext {
         if rc == avp_error_exit() { throw .cancelled }
         if rc < 0 {
             if rc == avp_error_enomem() { throw .outOfMemory }
+            if let network, Self.isNetworkFailure(rc) { throw network.error(rc, timeout: policy.networkTimeout, logged: nil, opening: false) }
             throw .invalidData(path: path, position: nil, reason: ffmpegErrorText(rc))
         }
         return true
+    }
+
+    /// A network input that is live: an RTMP or SRT stream, or an HLS playlist without an end
+    /// (its duration is unknown). It cannot seek, and is read from where it is when opened.
+    var isLive: Bool {
+        guard let network else { return false }
+        return network.isLiveByScheme || (formatName == "hls" && duration == nil)
+    }
+
+    /// Errors that say the connection failed rather than the media (timeouts, resets, refusals).
+    private static func isNetworkFailure(_ rc: Int32) -> Bool {
+        [ETIMEDOUT, ECONNRESET, ECONNREFUSED, EPIPE, EHOSTUNREACH, ENETUNREACH, EIO, EAGAIN].contains(avp_errno_of(rc))
+    }
+
+    /// A failed open of a network input: the connection's fault or, when the bytes came but could
+    /// not be read as media, not a media file.
+    private static func networkFailure(_ rc: Int32, _ network: NetworkAddress, policy: InputPolicy,
+                                       logged: String?) -> AVPipelineError {
+        if rc == avp_error_invaliddata() {
+            return .notAMediaFile(path: network.url, reason: logged ?? "no known container format")
+        }
+        return network.error(rc, timeout: policy.networkTimeout, logged: logged)
     }
 
     static func openError(_ rc: Int32, path: String) -> AVPipelineError {

@@ -51,13 +51,20 @@ public final class Player: Sendable {
     /// Opens the file, its decoders, the window and the audio device. Throws when the file cannot
     /// be played at all: no track to play, or `deviceUnavailable` naming the device that is missing
     /// for the tracks asked for (the display for a picture alone, the audio output otherwise).
-    public init(path: String, options: PlayerOptions = .init()) throws {
+    public convenience init(path: String, options: PlayerOptions = .init()) throws {
+        try self.init(.path(path), options: options)
+    }
+
+    /// Plays a file or a network address (`Demuxer(_:options:)`); a live one from where it is
+    /// when opened (its live edge), without seeking.
+    public init(_ location: InputLocation, options: PlayerOptions = .init()) throws {
+        let path = location.name
         guard (0...1).contains(options.volume) else {
             throw AVPipelineError.invalidOption(name: "volume", value: "\(options.volume)", reason: "must be between 0 and 1")
         }
         var demuxerOptions = options.demuxer
         demuxerOptions.readsInBackground = false  // seeking needs on-demand reading
-        let demuxer = try Demuxer(path: path, options: demuxerOptions)
+        let demuxer = try Demuxer(location, options: demuxerOptions)
         self.demuxer = demuxer
         info = demuxer.info
         var notices: [String] = []

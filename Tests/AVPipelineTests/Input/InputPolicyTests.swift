@@ -163,12 +163,15 @@ import TestSupport
         }
     }
 
-    /// A URL and a capture device are inputs of their own kind, refused until they can be read:
-    /// the URL by the policy (its scheme is not an allowed protocol), the device as unavailable.
-    @Test func urlAndDeviceInputsAreRefusedForNow() {
-        #expect { try InputContext(source: .url("https://example.com/movie.mp4")) } throws: {
-            guard case AVPipelineError.inputPolicy(_, let reason) = $0 else { return false }
-            return reason.contains("'https' protocol")
+    /// A URL and a capture device are inputs of their own kind: a URL is read only through a
+    /// network scheme's protocols (never `file`, never one this FFmpeg lacks); a device is refused
+    /// as unavailable until capture devices are read.
+    @Test func urlAndDeviceInputsAreInputsOfTheirOwnKind() {
+        for url in ["ftp://127.0.0.1/movie.mp4", "file:///etc/passwd", "data:video/mp2t;base64,AAAA"] {
+            #expect { try InputContext(source: .url(url)) } throws: {
+                guard case AVPipelineError.inputPolicy(let path, _) = $0 else { return false }
+                return path == url
+            }
         }
         #expect { try InputContext(source: .device(.camera, name: "/dev/video0")) } throws: {
             guard case AVPipelineError.deviceUnavailable(.camera, _) = $0 else { return false }

@@ -7,7 +7,9 @@ public final class PCMEndTrim<Upstream: SampleSource>: SampleSource where Upstre
     public typealias Buffer = PCMBuffer
     public var outputFormat: AudioFormat { upstream.outputFormat }
     private let upstream: Upstream
-    private let endSample: Int64
+    private var endSample: Int64
+    /// Samples to keep from the first buffer's time on, when the end is counted from it (`lasting`).
+    private var fromFirst: Int64?
     private var ended = false
 
     init(upstream: Upstream, end: MediaTime) {
@@ -24,9 +26,21 @@ public final class PCMEndTrim<Upstream: SampleSource>: SampleSource where Upstre
             + av_rescale_q_rnd(duration.value, duration.timeBase.avValue, samples, AV_ROUND_NEAR_INF)
     }
 
+    /// `duration` from the first buffer's time, whatever it is (a live input joined mid-stream).
+    init(upstream: Upstream, lasting duration: MediaTime) {
+        self.upstream = upstream
+        endSample = .max
+        fromFirst = av_rescale_q_rnd(duration.value, duration.timeBase.avValue, upstream.outputFormat.sampleTimeBase.avValue,
+                                     AV_ROUND_NEAR_INF)
+    }
+
     public func next() async throws -> PCMBuffer? {
         guard !ended, let buffer = try await upstream.next() else { return nil }
         guard let start = buffer.presentationTime?.value else { return buffer }
+        if let samples = fromFirst {
+            endSample = start + samples
+            fromFirst = nil
+        }
         let kept = endSample - start
         if kept <= 0 {
             ended = true
@@ -46,7 +60,9 @@ public final class VideoEndTrim<Upstream: SampleSource>: SampleSource where Upst
     public typealias Buffer = VideoFrame
     public var outputFormat: VideoFormat { upstream.outputFormat }
     private let upstream: Upstream
-    private let end: MediaTime
+    private var end: MediaTime?
+    /// How long to go on from the first picture's time, when the end is counted from it (`lasting`).
+    private var fromFirst: MediaTime?
     private var ended = false
 
     init(upstream: Upstream, end: MediaTime) {
@@ -54,9 +70,18 @@ public final class VideoEndTrim<Upstream: SampleSource>: SampleSource where Upst
         self.end = end
     }
 
+    init(upstream: Upstream, lasting duration: MediaTime) {
+        self.upstream = upstream
+        fromFirst = duration
+    }
+
     public func next() async throws -> VideoFrame? {
         guard !ended, let picture = try await upstream.next() else { return nil }
-        if let start = picture.presentationTime, start >= end {
+        if let duration = fromFirst, let start = picture.presentationTime {
+            end = start + duration
+            fromFirst = nil
+        }
+        if let start = picture.presentationTime, let end, start >= end {
             ended = true
             return nil
         }
@@ -72,9 +97,17 @@ extension SampleSource where Buffer == PCMBuffer {
     public func ending(after duration: MediaTime, from start: MediaTime) -> PCMEndTrim<Self> {
         PCMEndTrim(upstream: self, start: start, duration: duration)
     }
+
+    /// This audio for `duration` from its first sample, wherever that lies on the input's
+    /// timeline: how a live input, joined mid-stream, is cut.
+    public func lasting(_ duration: MediaTime) -> PCMEndTrim<Self> { PCMEndTrim(upstream: self, lasting: duration) }
 }
 
 extension SampleSource where Buffer == VideoFrame {
     /// These pictures up to `end` (those starting before it).
     public func ending(at end: MediaTime) -> VideoEndTrim<Self> { VideoEndTrim(upstream: self, end: end) }
+
+    /// These pictures for `duration` from the first one's time (those starting before its end):
+    /// how a live input, joined mid-stream, is cut.
+    public func lasting(_ duration: MediaTime) -> VideoEndTrim<Self> { VideoEndTrim(upstream: self, lasting: duration) }
 }

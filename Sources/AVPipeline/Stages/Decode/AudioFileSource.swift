@@ -44,8 +44,14 @@ public final class AudioFileSource: SampleSource {
     private var origin: Int64?
 
     /// Opens `path` and prepares its audio track's decoder (and its exact seek when `start` is given).
-    public init(path: String, options: Options = .init()) throws {
-        demuxer = try Demuxer(path: path, options: options.demuxer)
+    public convenience init(path: String, options: Options = .init()) throws {
+        try self.init(.path(path), options: options)
+    }
+
+    /// Opens a file or a network address (`Demuxer(_:options:)`) and prepares its audio track's
+    /// decoder (and its exact seek when `start` is given: a live input refuses it).
+    public init(_ location: InputLocation, options: Options = .init()) throws {
+        demuxer = try Demuxer(location, options: options.demuxer)
         info = demuxer.info
         decoder = try demuxer.audioTrack(options.track).decodeAudio()
         outputFormat = decoder.outputFormat

@@ -73,11 +73,12 @@ struct VideoDecoderMedium: DecoderMedium {
         frame.color_primaries = context.color_primaries
         frame.color_trc = context.color_trc
         frame.chroma_location = context.chroma_sample_location
-        let stream = VideoFormat(pixelFormat: PixelFormat(context.pix_fmt), width: 0, height: 0,
+        var stream = VideoFormat(pixelFormat: PixelFormat(context.pix_fmt), width: 0, height: 0,
                                  sampleAspectRatio: input.sampleAspectRatio,
                                  colorRange: nil, colorSpace: nil, colorPrimaries: nil, colorTransfer: nil,
                                  rotation: orientation.rotation, isMirrored: orientation.mirrored,
                                  timeBase: input.timeBase, frameRate: input.frameRate)
+        stream.averageFrameRate = input.averageFrameRate
         return VideoFormat(frame: frame, stream: stream)
     }
 }

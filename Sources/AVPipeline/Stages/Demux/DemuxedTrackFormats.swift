@@ -32,6 +32,7 @@ extension DemuxedTrack where Codec == AnyVideoCodec {
         format.metadata = track.metadata
         format.displayMatrix = track.displayMatrix
         format.sampleAspectRatio = track.sampleAspectRatio
+        format.averageFrameRate = track.averageFrameRate
         try self.init(demuxer: demuxer, track: track, format: format)
     }
 }

@@ -76,6 +76,9 @@ public final class Demuxer: Sendable {
     /// Whether each track's duration is the header's word, to the sample (a FLAC's STREAMINFO
     /// sample count): a track ending before it was cut.
     let declaresTrackDurations: Bool
+    /// A live network input (an RTMP or SRT stream, an HLS playlist without an end): read from
+    /// where it is when opened, it cannot seek.
+    public let isLive: Bool
     /// libavformat's pick of audio and video track (stream indices), made once on the probing context.
     private let bestAudio: Int?
     private let bestVideo: Int?
@@ -86,6 +89,20 @@ public final class Demuxer: Sendable {
     /// cannot be opened as allowed.
     public convenience init(path: String, options: Options = .init()) throws {
         try self.init(source: .file(path: path), options: options)
+    }
+
+    /// Opens a network input — `http://`, `https://` (a file or an HLS playlist, VOD or live),
+    /// `rtmp://`, `rtmps://` or `srt://` where the system's FFmpeg has the protocol — and reads its
+    /// header, with the same typed tracks as a file.
+    ///
+    /// The input is read through its own scheme's protocols only (`https` → https, tls, tcp), and
+    /// so is everything an HLS playlist names: a remote playlist naming a local file, `data:` or
+    /// another protocol is refused with `.inputPolicy` before any of it is read. Every connection
+    /// and read fails with `.notReadable` ("timed out") after `options.inputPolicy.networkTimeout`
+    /// without an answer; HTTP reconnects on a dropped connection. `cancel()` interrupts any
+    /// blocking network call. A live input (`isLive`) cannot seek.
+    public convenience init(url: String, options: Options = .init()) throws {
+        try self.init(source: .url(url), options: options)
     }
 
     /// Demuxes media held in memory (read through custom AVIO callbacks, no temporary file);
@@ -105,10 +122,12 @@ public final class Demuxer: Sendable {
         // The probing context describes the file and is then read by the first consumed track;
         // each other consumed track gets a context of its own.
         let file = source.isRegularFile
+        let remote = if case .url = source { true } else { false }
         let context = try InputContext(source: source, policy: options.inputPolicy, interrupt: interrupt,
                                        seeksOverSkippedData: file)
+        isLive = context.isLive
         let described = MediaInfo(context: context)
-        info = context.canSeek && FragmentedDuration.isFragmented(described)
+        info = !remote && context.canSeek && FragmentedDuration.isFragmented(described)
             ? FragmentedDuration.measured(described, source: source, policy: options.inputPolicy) : described
         coverArt = (0..<context.streamCount).lazy.compactMap { CoverArt(stream: context.stream($0)) }.first
         parameters = try (0..<context.streamCount).map { index throws(AVPipelineError) in
@@ -123,9 +142,10 @@ public final class Demuxer: Sendable {
         declaresTrackDurations = context.formatName == "flac" && headerDuration
         bestAudio = context.bestStream(AVMEDIA_TYPE_AUDIO)
         bestVideo = context.bestStream(AVMEDIA_TYPE_VIDEO)
-        if context.canSeek {
+        // A live input is read once, like a pipe: a second connection would start elsewhere.
+        if context.canSeek && !isLive {
             shared = nil
-            probed = ProbedContext(file ? context : nil)
+            probed = ProbedContext(file || remote ? context : nil)
         } else {
             probed = ProbedContext(nil)
             try Self.verifyReadableOnce(context)
@@ -175,6 +195,9 @@ public final class Demuxer: Sendable {
     /// `time`. Seeking backwards after the end works; a target past the end gives end of stream.
     /// An input read once (a pipe) cannot seek, nor can tracks read in background mode.
     public func seek(to time: MediaTime, mode: SeekMode = .exact) throws {
+        guard !isLive else {
+            throw AVPipelineError.unsupportedFormat("'\(info.path)' is a live stream: it cannot seek (it is read from where it is when opened)")
+        }
         guard shared == nil else {
             throw AVPipelineError.unsupportedFormat("'\(info.path)' cannot seek: it is read once, from the start (a pipe)")
         }

@@ -115,6 +115,9 @@ public struct TrackInfo: Sendable {
     public let frameCount: Int?
     /// Average frame rate, when known.
     public let frameRate: Rational?
+    /// The container's average rate (pictures over duration), when it states one: in a stream
+    /// timed irregularly it differs from `frameRate`, the rate the pictures are declared at.
+    public let averageFrameRate: Rational?
     /// An attached picture (album art), not a moving video track.
     public let isCoverArt: Bool
 
@@ -173,6 +176,8 @@ extension TrackInfo {
         // (FFmpeg 7.1 gives a raw 50 fps HEVC stream an average rate of 25).
         let guessed = isVideo ? av_guess_frame_rate(nil, UnsafeMutablePointer(mutating: stream), nil) : AVRational(num: 0, den: 1)
         frameRate = guessed.num > 0 && guessed.den > 0 ? Rational(guessed) : nil
+        let average = stream.pointee.avg_frame_rate
+        averageFrameRate = isVideo && average.num > 0 && average.den > 0 ? Rational(average) : nil
         isCoverArt = (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0
     }
 

@@ -90,6 +90,10 @@ final class TrackReader {
     /// damage in it; kept in an integer so that no packet allocates.
     @exclusivity(unchecked) private var lastPacketTail: (bytes: UInt64, count: Int) = (0, 0)
     private let isAudio: Bool
+    /// Whether a jump in the packets' times is damage (`gapCheck`): set for VOD HLS.
+    private let checksGaps: Bool
+    /// The previous packet's decoding time and the step to it, for `gapCheck`.
+    @exclusivity(unchecked) private var previousDTS: (value: Int64, step: Int64)?
     /// The track's first timestamp, when the container says.
     private let streamStart: Int64?
     /// How far before a seek's target reading starts (in `timeBase`): decoders need the packets before
@@ -149,6 +153,9 @@ final class TrackReader {
         if ElementaryStreamCoverage.tilingFormats.contains(input.formatName) { coverage = ElementaryStreamCoverage() }
         checksADTSLength = input.formatName == "aac"
         checksMPEGAudioLength = input.formatName == "mp3"
+        // A VOD HLS playlist read track by track: a segment served cut short (or skipped after
+        // failing to open) leaves a hole in the middle of the timeline, which no end check sees.
+        checksGaps = input.formatName == "hls" && input.canSeek
         isAudio = track.kind == .audio
         streamStart = stream.pointee.start_time == avp_nopts_value() ? nil : stream.pointee.start_time
         let parameters = stream.pointee.codecpar.pointee
@@ -347,6 +354,7 @@ final class TrackReader {
                 lastPacketCut = true
                 return false
             }
+            if checksGaps { try gapCheck(packet) }
             packets += 1
             if checksADTSLength {
                 lastPacketTail = packet.withUnsafeBytes { bytes in
@@ -361,6 +369,22 @@ final class TrackReader {
             counters.packetsRead.add(1, ordering: .relaxed)
             return true
         }
+    }
+
+    /// Refuses a jump of more than half a second (and three times the usual step) between
+    /// consecutive packets: media is missing there. HLS segments continue each other's times.
+    private func gapCheck(_ packet: Packet) throws(AVPipelineError) {
+        let dts = packet.pointer.pointee.dts
+        guard dts != avp_nopts_value() else { return }
+        defer { previousDTS = (dts, previousDTS.map { dts - $0.value } ?? 0) }
+        guard let previous = previousDTS else { return }
+        let jump = dts - previous.value
+        let halfSecond = Int64(timeBase.denominator) / Int64(max(1, timeBase.numerator) * 2)
+        guard jump > max(halfSecond, 3 * previous.step), previous.step > 0 else { return }
+        let from = MediaTime(value: previous.value, timeBase: timeBase)
+        let missing = MediaTime(value: jump, timeBase: timeBase)
+        throw .invalidData(path: input.path, position: from,
+                           reason: "\(Double((missing.seconds * 10).rounded()) / 10) s of track \(streamIndex) are missing (a segment is cut short or could not be read)")
     }
 
     /// FFmpeg flags a packet the file ends in the middle of (MP4/MOV, MPEG-TS…); the ADTS and MP3

@@ -22,8 +22,6 @@ public final class VideoEncoder<Upstream: SampleSource>: SampleSource where Upst
     /// The options the encoder was opened with.
     public let options: VideoEncoderOptions
     private let core: EncoderCore<VideoFeed<Upstream>>
-    /// One frame period in the encoder's clock, when the frame rate is known.
-    private let frameTicks: Int64?
     private let feed: VideoFeed<Upstream>
 
     /// Opens the encoder for `upstream`'s pictures. Throws `.unsupportedCodec` for an encoder this
@@ -53,9 +51,6 @@ public final class VideoEncoder<Upstream: SampleSource>: SampleSource where Upst
         sharedFormat = SharedFormat(format)
         encoderInputFormat = setup.format
         notices = setup.notices
-        frameTicks = setup.format.frameRate.flatMap { rate in
-            rate.numerator > 0 ? Swift.max(1, av_rescale_q(1, AVRational(num: rate.denominator, den: rate.numerator), setup.format.timeBase.avValue)) : nil
-        }
         self.options = options
         feed = VideoFeed(upstream: upstream, target: setup.format, constantRate: options.frameRate != nil,
                          keyframeEvery: options.keyframeEvery)
@@ -65,8 +60,11 @@ public final class VideoEncoder<Upstream: SampleSource>: SampleSource where Upst
     public func next() async throws -> EncodedVideoPacket<AnyVideoCodec>? {
         guard let packet = try await core.next() else { return nil }
         // Encoders such as libx264 leave packet durations unset; a container then guesses the
-        // last picture's (an MP4 would end one picture early), so each gets one frame period.
-        if packet.pointer.pointee.duration <= 0, let frameTicks { packet.pointer.pointee.duration = frameTicks }
+        // last picture's (an MP4 would end one picture early), so each gets its picture's own
+        // duration (a variable rate stays variable), else one frame period.
+        let p = packet.pointer
+        let duration = feed.takeDuration(of: p.pointee.pts, decodeTime: p.pointee.dts)
+        if p.pointee.duration <= 0, let duration { p.pointee.duration = duration }
         return EncodedVideoPacket(packet: packet, format: sharedFormat)
     }
 

@@ -27,6 +27,7 @@ struct VideoEncoderSetup {
         format.pixelFormat = try Self.pixelFormat(options.pixelFormat, source: source.pixelFormat, codec: codec, name: name)
         (format.width, format.height, format.sampleAspectRatio) = try Self.size(of: source, options: options, pixelFormat: format.pixelFormat,
                                                                                   notices: &notices)
+        Self.describeConversion(from: source, to: &format)
         format.frameRate = options.frameRate ?? source.frameRate
         format.timeBase = Self.timeBase(source: source, frameRate: options.frameRate)
         self.format = format
@@ -40,7 +41,7 @@ struct VideoEncoderSetup {
         c.pointee.time_base = format.timeBase.avValue
         if let rate = format.frameRate { c.pointee.framerate = rate.avValue }
         if let sar = format.sampleAspectRatio { c.pointee.sample_aspect_ratio = sar.avValue }
-        Self.describeColor(of: source, on: c)
+        Self.describeColor(of: format, on: c)
         if options.globalHeader { c.pointee.flags |= avp_codec_flag_global_header() }
         do {
             try encoder.open(options: dictionary)
@@ -122,25 +123,44 @@ struct VideoEncoderSetup {
         return (1 << Int(descriptor.pointee.log2_chroma_w), 1 << Int(descriptor.pointee.log2_chroma_h))
     }
 
-    /// The encoder's clock. With an output frame rate, one tick a picture. A source whose clock
-    /// ticks divide its frame period exactly (Y4M, MP4, MPEG-TS) is timed in frame periods, as
-    /// ffmpeg times it, so the encoder's timing and rate control see the same numbers as under
-    /// ffmpeg; any other (Matroska's milliseconds at 29.97 fps) keeps its own clock, so a variable
-    /// frame rate stays variable and no picture is moved onto a grid.
+    /// The encoder's clock. With an output frame rate, one tick a picture. A constant-rate source
+    /// whose clock ticks divide its frame period exactly (Y4M, MP4, MPEG-TS) is timed in frame
+    /// periods, as ffmpeg times it, so the encoder's timing and rate control see the same numbers as
+    /// under ffmpeg. Any other keeps its own clock, so a variable frame rate stays variable and no
+    /// picture is moved onto a grid: a source whose average rate differs from its declared one (an
+    /// MP4 timed irregularly), one whose ticks do not divide the period (Matroska's milliseconds at
+    /// 29.97 fps), and a millisecond clock (Matroska, WebM, FLV), whose frame rate is at most a
+    /// default picture duration the rest of the file need not keep.
     static func timeBase(source: VideoFormat, frameRate: Rational?) -> Rational {
         if let frameRate { return Rational(frameRate.denominator, frameRate.numerator) }
-        guard let rate = source.frameRate, rate.numerator > 0, rate.denominator > 0 else { return source.timeBase }
+        guard let rate = source.frameRate, rate.numerator > 0, rate.denominator > 0,
+              source.timeBase != Rational(1, 1000), source.averageFrameRate.map({ same($0, rate) }) ?? true else { return source.timeBase }
         let tb = source.timeBase
         let ticks = Int64(rate.denominator) * Int64(tb.denominator), per = Int64(rate.numerator) * Int64(tb.numerator)
         return per > 0 && ticks % per == 0 ? Rational(rate.denominator, rate.numerator) : source.timeBase
     }
 
-    /// The source's colour description and chroma siting, which the encoder writes into the stream (H.264's VUI).
-    private static func describeColor(of source: VideoFormat, on c: UnsafeMutablePointer<AVCodecContext>) {
-        if let name = source.colorRange { let v = av_color_range_from_name(name); if v >= 0 { c.pointee.color_range = AVColorRange(rawValue: UInt32(v)) } }
-        if let name = source.colorSpace { let v = av_color_space_from_name(name); if v >= 0 { c.pointee.colorspace = AVColorSpace(rawValue: UInt32(v)) } }
-        if let name = source.colorPrimaries { let v = av_color_primaries_from_name(name); if v >= 0 { c.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(v)) } }
-        if let name = source.chromaLocation { let v = av_chroma_location_from_name(name); if v >= 0 { c.pointee.chroma_sample_location = AVChromaLocation(rawValue: UInt32(v)) } }
-        if let name = source.colorTransfer { let v = av_color_transfer_from_name(name); if v >= 0 { c.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(v)) } }
+    private static func same(_ a: Rational, _ b: Rational) -> Bool {
+        Int64(a.numerator) * Int64(b.denominator) == Int64(b.numerator) * Int64(a.denominator)
+    }
+
+    /// Pictures converted (another layout or size) are described as the conversion made them, as
+    /// after ffmpeg's scale filter: YUV in limited range (full for the `yuvj` layouts) whatever the
+    /// source's range was; RGB turned YUV with BT.601 (libswscale's default) and the matrix left
+    /// unstated; an RGB picture's own matrix ("gbr") would tell decoders the planes are G, B, R.
+    private static func describeConversion(from source: VideoFormat, to format: inout VideoFormat) {
+        guard format.pixelFormat != source.pixelFormat || format.width != source.width || format.height != source.height else { return }
+        let isRGB = { (f: PixelFormat) in av_pix_fmt_desc_get(f.avValue).map { $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 } ?? false }
+        if isRGB(source.pixelFormat) != isRGB(format.pixelFormat) { (format.colorSpace, format.chromaLocation) = (nil, nil) }
+        format.colorRange = isRGB(format.pixelFormat) ? nil : format.pixelFormat.name.hasPrefix("yuvj") ? "pc" : "tv"
+    }
+
+    /// The encoder's pictures' colour description and chroma siting, which it writes into the stream (H.264's VUI).
+    private static func describeColor(of format: VideoFormat, on c: UnsafeMutablePointer<AVCodecContext>) {
+        if let name = format.colorRange { let v = av_color_range_from_name(name); if v >= 0 { c.pointee.color_range = AVColorRange(rawValue: UInt32(v)) } }
+        if let name = format.colorSpace { let v = av_color_space_from_name(name); if v >= 0 { c.pointee.colorspace = AVColorSpace(rawValue: UInt32(v)) } }
+        if let name = format.colorPrimaries { let v = av_color_primaries_from_name(name); if v >= 0 { c.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(v)) } }
+        if let name = format.chromaLocation { let v = av_chroma_location_from_name(name); if v >= 0 { c.pointee.chroma_sample_location = AVChromaLocation(rawValue: UInt32(v)) } }
+        if let name = format.colorTransfer { let v = av_color_transfer_from_name(name); if v >= 0 { c.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(v)) } }
     }
 }

@@ -9,7 +9,9 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
     private let upstream: Upstream
     private let target: VideoFormat
     private let constantRate: Bool
-    private let keyframeEvery: Int64?
+    /// A keyframe boundary every `ticks / per` ticks of the encoder's clock, kept as a fraction:
+    /// 0.5 s is 12.5 frame periods at 25 fps, and a rounded 13 would drift a picture a second.
+    private let keyframeEvery: (ticks: Int64, per: Int64)?
     private var scaler: Scaler?
     /// The encoder time of the last picture sent; every next one is later.
     private var lastTime: Int64?
@@ -17,12 +19,18 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
     private var firstTime: Int64?
     private var nextKeyframe: Int64?
     /// Constant rate: the picture on the grid until a later one arrives (and how often it was
-    /// shown), the next grid slot, and the picture that ends the hold at its own slot.
+    /// shown), the next grid slot, and the picture that ends the hold at its own slot; the slot
+    /// where the last picture pulled ends, and once upstream has ended, where the input ends.
     private var held: Frame?
     private var heldShown = 0
     private var nextSlot: Int64 = 0
     private var arriving: (frame: Frame, slot: Int64)?
-    private var upstreamEnded = false
+    private var lastEnd: Int64 = 0
+    private var endSlot: Int64?
+    /// How long each picture sent and not yet out of the encoder lasts, by its time: libavcodec 5.1's
+    /// video encoders give packets no duration, and without one an MP4's edit list ends at the last
+    /// picture's start, so players drop that picture.
+    private var durations: [Int64: Int64] = [:]
     /// Pictures dropped or repeated to keep a constant rate.
     private(set) var dropped = 0
     private(set) var repeated = 0
@@ -31,7 +39,14 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
         self.upstream = upstream
         self.target = target
         self.constantRate = constantRate
-        self.keyframeEvery = keyframeEvery.map { max(1, $0.converted(to: target.timeBase).value) }
+        self.keyframeEvery = keyframeEvery.flatMap { every in
+            let ticks = every.value * Int64(every.timeBase.numerator) * Int64(target.timeBase.denominator)
+            let per = Int64(every.timeBase.denominator) * Int64(target.timeBase.numerator)
+            guard ticks > 0, per > 0 else { return nil }
+            var (a, b) = (ticks, per)
+            while b != 0 { (a, b) = (b, a % b) }
+            return (ticks / a, per / a)
+        }
     }
 
     func next() async throws -> Frame? {
@@ -62,14 +77,26 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
                 (self.held, heldShown, self.arriving) = (arriving.frame, 0, nil)
                 continue
             }
-            if upstreamEnded {
-                // The last picture is shown once more only if it never was.
-                guard let held, heldShown == 0 else { return nil }
+            if let endSlot {
+                // The input ends where its last picture does, rounded onto the grid as the `fps`
+                // filter rounds it: the last picture fills the slots before that, maybe none.
+                guard let held else { return nil }
+                if nextSlot < endSlot {
+                    heldShown += 1
+                    if heldShown > 1 { repeated += 1 }
+                    defer { nextSlot += 1 }
+                    return stamp(try held.newReference(), at: nextSlot, duration: 1)
+                }
+                if heldShown == 0 { dropped += 1 }
                 self.held = nil
-                return stamp(held, at: nextSlot, duration: 1)
+                return nil
             }
-            guard let picture = try await upstream.next() else { upstreamEnded = true; continue }
+            guard let picture = try await upstream.next() else { endSlot = lastEnd; continue }
             let slot = encoderTime(of: picture) ?? nextSlot + 1
+            // Without a duration, a picture lasts one slot.
+            lastEnd = picture.presentationTime.flatMap { start in
+                picture.duration.map { encoderTime(MediaTime(value: start.value + $0.converted(to: start.timeBase).value, timeBase: start.timeBase)) }
+            } ?? slot + 1
             let frame = try converted(picture)
             if held == nil {
                 (held, heldShown, nextSlot) = (frame, 0, slot)
@@ -79,11 +106,29 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
         }
     }
 
+    /// How long the picture sent at `time` lasts (its own duration, else a frame period), once: the
+    /// encoder's packet for it takes it. Pictures before `decodeTime` are all out (a packet is never
+    /// shown before it is decoded), so any left (an encoder that dropped one) are forgotten.
+    func takeDuration(of time: Int64, decodeTime: Int64) -> Int64? {
+        if durations.count > 64 && decodeTime != avp_nopts_value() { durations = durations.filter { $0.key >= decodeTime } }
+        return durations.removeValue(forKey: time)
+    }
+
+    /// One frame period on the encoder's clock, when the rate is known.
+    private lazy var framePeriod: Int64? = {
+        guard let rate = target.frameRate, rate.numerator > 0, rate.denominator > 0 else { return nil }
+        let ticks = av_rescale_q(1, Rational(rate.denominator, rate.numerator).avValue, target.timeBase.avValue)
+        return ticks > 0 ? ticks : nil
+    }()
+
     /// The picture's time on the encoder's clock, rounded to the nearest tick.
     private func encoderTime(of picture: VideoFrame) -> Int64? {
-        guard let time = picture.presentationTime else { return nil }
-        return av_rescale_q_rnd(time.value, time.timeBase.avValue, target.timeBase.avValue,
-                                AVRounding(rawValue: AV_ROUND_NEAR_INF.rawValue | AV_ROUND_PASS_MINMAX.rawValue))
+        picture.presentationTime.map(encoderTime)
+    }
+
+    private func encoderTime(_ time: MediaTime) -> Int64 {
+        av_rescale_q_rnd(time.value, time.timeBase.avValue, target.timeBase.avValue,
+                         AVRounding(rawValue: AV_ROUND_NEAR_INF.rawValue | AV_ROUND_PASS_MINMAX.rawValue))
     }
 
     /// A frame of its own for the encoder: converted when the picture differs from what the encoder
@@ -94,9 +139,18 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
         let wanted = (target.pixelFormat, target.width, target.height)
         guard source != wanted else { return try picture.frame.newReference() }
         if scaler == nil || scaler!.source != source {
-            scaler = try Scaler(from: source, to: wanted, colorSpace: frame.pointee.colorspace, sourceRange: frame.pointee.color_range)
+            // An RGB picture's "gbr" is no YUV matrix: to YUV, libswscale's BT.601, as the scale filter takes.
+            let matrix = frame.pointee.colorspace == AVCOL_SPC_RGB ? AVCOL_SPC_UNSPECIFIED : frame.pointee.colorspace
+            scaler = try Scaler(from: source, to: wanted, colorSpace: matrix, sourceRange: frame.pointee.color_range)
         }
-        return try scaler!.convert(frame)
+        let output = try scaler!.convert(frame)
+        // Described as converted (`VideoEncoderSetup.describeConversion`), not as the source was.
+        let o = output.pointer
+        let range = target.colorRange.map { av_color_range_from_name($0) } ?? -1
+        let space = target.colorSpace.map { av_color_space_from_name($0) } ?? -1
+        o.pointee.color_range = range >= 0 ? AVColorRange(rawValue: UInt32(range)) : AVCOL_RANGE_UNSPECIFIED
+        o.pointee.colorspace = space >= 0 ? AVColorSpace(rawValue: UInt32(space)) : AVCOL_SPC_UNSPECIFIED
+        return output
     }
 
     /// Sets the frame's time, clears its picture type, and makes it a keyframe at a boundary.
@@ -104,15 +158,17 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
         let f = frame.pointer
         f.pointee.pts = time
         avp_frame_set_duration(f, duration ?? 0)
+        durations[time] = duration.flatMap { $0 > 0 ? $0 : nil } ?? framePeriod
         f.pointee.pict_type = AV_PICTURE_TYPE_NONE
-        if let every = keyframeEvery {
+        if let (ticks, per) = keyframeEvery {
             let first = firstTime ?? time
             firstTime = first
-            let boundary = nextKeyframe ?? first
-            if time >= boundary {
+            if time >= nextKeyframe ?? first {
                 f.pointee.pict_type = AV_PICTURE_TYPE_I
-                // The next boundary after this picture, counted from the first (no drift).
-                nextKeyframe = first + ((time - first) / every + 1) * every
+                // Boundary k is k·ticks/per after the first picture, rounded up to a whole tick (the
+                // first picture at or after it); the next one after this picture.
+                let k = (time - first) * per / ticks + 1
+                nextKeyframe = first + (k * ticks + per - 1) / per
             }
         }
         lastTime = time

@@ -1,0 +1,126 @@
+internal import CFFmpeg
+
+/// A network input's address and what reading it may use: its own scheme and the protocols that
+/// scheme is built on, nothing else (`https` → `https,tls,tcp`), so a remote playlist or a
+/// redirect can never reach a local file, `data:` or another protocol. The one place that says
+/// which FFmpeg options a network read gets: timeouts on every read, HTTP reconnection.
+struct NetworkAddress: Sendable {
+    /// The address as given (it names the input in errors).
+    let url: String
+    /// Its scheme, lowercased (`https`).
+    let scheme: String
+
+    /// Each readable scheme and the FFmpeg protocols it needs underneath. `crypto` lets an HLS
+    /// playlist's AES-128 segments be read (it only wraps the same scheme's protocols).
+    static let protocolsByScheme: [String: Set<String>] = [
+        "http": ["http", "tcp", "crypto"],
+        "https": ["https", "tls", "tcp", "crypto"],
+        "rtmp": ["rtmp", "tcp"],
+        "rtmps": ["rtmps", "tls", "tcp"],
+        "srt": ["srt"],
+    ]
+
+    /// What `parse` takes for a network address: a scheme followed by `://`.
+    static func looksLikeURL(_ text: String) -> Bool {
+        guard let range = text.firstRange(of: "://") else { return false }
+        let scheme = text[..<range.lowerBound]
+        guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
+        return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
+
+    /// Checks `url` is an address of a readable scheme that this FFmpeg has.
+    init(_ url: String) throws(AVPipelineError) {
+        guard Self.looksLikeURL(url), let end = url.firstRange(of: "://")?.lowerBound else {
+            throw .inputPolicy(path: url, reason: "not a network address (scheme://host/…); a local file is opened by its path")
+        }
+        let scheme = url[..<end].lowercased()
+        guard Self.protocolsByScheme[scheme] != nil else {
+            throw .inputPolicy(path: url, reason: "the '\(scheme)' protocol is not readable; network inputs are \(Self.protocolsByScheme.keys.sorted().joined(separator: ", "))")
+        }
+        guard let found = avio_find_protocol_name(url), String(cString: found) == scheme else {
+            throw .unsupportedFormat("'\(url)': this FFmpeg has no '\(scheme)' protocol")
+        }
+        self.url = url
+        self.scheme = scheme
+    }
+
+    /// The protocols the input, and everything it names, may be read through (the whitelist:
+    /// the layers under the scheme included).
+    var protocols: Set<String> { Self.protocolsByScheme[scheme] ?? [] }
+
+    /// What a playlist may name and its demuxer open directly: the input's own scheme (and, over
+    /// HTTP, `crypto` for AES-128 segments, which wraps that scheme); never `tcp://` or `tls://` alone.
+    var nestedProtocols: Set<String> { scheme.hasPrefix("http") ? [scheme, "crypto"] : [scheme] }
+
+    /// A stream that exists only while it is sent: it cannot seek and is read from where it is
+    /// when it is opened (a live HLS playlist is found live only once open: `InputContext.isLive`).
+    var isLiveByScheme: Bool { ["rtmp", "rtmps", "srt"].contains(scheme) }
+
+    /// The options of the input's own open, also handed to what it opens (HLS segments get
+    /// `rw_timeout` from the playlist's context).
+    ///
+    /// `rw_timeout` bounds every read and write of every protocol (µs); HTTP's `timeout` is TCP's,
+    /// connection included. RTMP's `timeout` means something else (listen for a connection), so it
+    /// gets `rw_timeout` only. HTTP reconnects once, at once, when a connection drops or stalls
+    /// mid-read (`reconnect`, `reconnect_streamed`, `reconnect_delay_max` 0), so a stall fails
+    /// within two timeouts; `reconnect_on_network_error` is left off: it retries a failed *open*
+    /// with growing delays, which would turn a silent server's one timeout into four. FFmpeg's
+    /// HTTP follows at most 8 redirects (`MAX_REDIRECTS`, not an option in 5.1): a redirect loop
+    /// ends there, and a redirect can leave the scheme's protocols only through the whitelist.
+    func openOptions(timeout: Duration, whitelist: String) -> [String: String] {
+        let microseconds = "\(max(1, timeout.microseconds))"
+        var options = ["protocol_whitelist": whitelist, "rw_timeout": microseconds]
+        switch scheme {
+        case "http", "https":
+            options["timeout"] = microseconds
+            options["reconnect"] = "1"
+            options["reconnect_streamed"] = "1"
+            options["reconnect_delay_max"] = "0"
+        case "srt":
+            options["timeout"] = microseconds
+        default:
+            break
+        }
+        return options
+    }
+
+    /// The typed error for a failed network open (`opening`) or read, naming the address and why.
+    func error(_ rc: Int32, timeout: Duration, logged: String?, opening: Bool = true) -> AVPipelineError {
+        if rc == avp_error_exit() { return .cancelled }
+        if rc == avp_error_enomem() { return .outOfMemory }
+        let reason: String
+        switch avp_errno_of(rc) {
+        case ETIMEDOUT, EAGAIN:
+            reason = "timed out: no answer within \(timeout.secondsText) (--timeout)"
+        case ECONNREFUSED:
+            reason = "connection refused"
+        case EHOSTUNREACH, ENETUNREACH:
+            reason = "host unreachable"
+        case ECONNRESET, EPIPE:
+            reason = "the connection was lost"
+        case EIO where opening && scheme.hasPrefix("http") && logged == nil:
+            // What FFmpeg's HTTP returns, without a word, after its 8th redirect.
+            reason = "input/output error: too many redirects? (FFmpeg follows at most 8)"
+        case EIO where !opening:
+            reason = "the connection was lost and reconnecting failed" + (logged.map { " (\($0))" } ?? "")
+        default:
+            reason = logged.map { "\(ffmpegErrorText(rc)): \($0)" } ?? ffmpegErrorText(rc)
+        }
+        return .notReadable(path: url, reason: reason)
+    }
+}
+
+extension Duration {
+    /// Whole microseconds (FFmpeg's timeouts), saturating.
+    var microseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        return overflow ? Int64.max : product + attoseconds / 1_000_000_000_000
+    }
+
+    /// "10 s", "2.5 s".
+    var secondsText: String {
+        let value = Double(microseconds) / 1_000_000
+        return value == value.rounded() ? "\(Int64(value)) s" : "\(value) s"
+    }
+}
