@@ -47,14 +47,14 @@ extension ContainerChoices {
 /// What `encode` writes: AAC in ADTS or M4A; video and audio in MP4, MOV, Matroska, WebM,
 /// MPEG-TS or HLS; H.264/H.265 as raw Annex B streams.
 enum EncodeContainers: ContainerChoices {
-    static let choices: [Container] = [.adts, .m4a, .mp4, .mov, .mkv, .webm, .ts, .hls, .h264, .hevc]
+    static let choices: [Container] = [.adts, .m4a, .mp4, .mov, .mkv, .webm, .ts, .hls, .flv, .h264, .hevc]
     /// Other names of these containers that `encode` has never taken.
     static let refusedExtensions: Set<String> = ["m4b", "m4v", "mts"]
 }
 
 /// What `record` writes: `encode`'s containers, Matroska, and PCM in a WAV.
 enum RecordingContainers: ContainerChoices {
-    static let choices: [Container] = [.adts, .wav, .m4a, .mp4, .mkv, .ts, .hls]
+    static let choices: [Container] = [.adts, .wav, .m4a, .mp4, .mkv, .ts, .hls, .flv]
     /// Other names of these containers that `record` has never taken.
     static let refusedExtensions: Set<String> = ["m4b", "m4v", "mts", "wave"]
 }

@@ -69,6 +69,7 @@ struct Encode: AsyncParsableCommand {
     var realtime = false
 
     @OptionGroup var hls: HLSArguments
+    @OptionGroup var network: NetworkOutputArguments
     @OptionGroup var inputOptions: InputOptions
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var logging: LoggingOptions
@@ -98,6 +99,7 @@ struct Encode: AsyncParsableCommand {
         for tag in metadata where !tag.contains("=") || tag.hasPrefix("=") {
             throw ValidationError("--metadata takes key=value (got '\(tag)')")
         }
+        try network.check(output: output, realtime: realtime)
         try OutputPaths.ensureDistinct(input: input, output: output)
     }
 
@@ -119,6 +121,7 @@ struct Encode: AsyncParsableCommand {
         let (selectsPart, capturing, channels) = (part.selectsPart, realtime || chunkFrames != 1024, audioFormat.channels)
         let (settings, keepsInputTags, hlsOptions) = (tagSettings, !noMetadata, hls.options)
         let movie = try movieJob(container: container, encoding: encoding)
+        let (networkOptions, pacesOutput) = (network.options(for: output), network.realtime(for: output, asked: false))
         let demuxerOptions = inputOptions.demuxerOptions
         try await CommandRunner.run(logging: logging) {
             // A movie (or anything, from a pipe that cannot be read twice) into a container that
@@ -132,7 +135,7 @@ struct Encode: AsyncParsableCommand {
                 }
             }
             var job = EncodeJob(output: output, container: container, overwrite: overwrite, encoding: encoding, channels: channels,
-                                hls: hlsOptions)
+                                hls: hlsOptions, network: networkOptions, realtime: pacesOutput)
             func carry(_ tags: [String: String], _ cover: CoverArt?) {
                 let kept = keepsInputTags ? DescriptiveTags.of(tags) : [:]
                 job.tags = kept.merging(settings) { $1 }.filter { !$0.value.isEmpty }
@@ -171,7 +174,8 @@ struct Encode: AsyncParsableCommand {
             : container == .webm ? .encoder("libopus", bitRate: bitrate?.bitsPerSecond) : .aac(encoding, channels: audioFormat.channels)
         return MovieEncodeJob(input: input, output: output, container: container, video: try video.work(into: container), audio: audio,
                               audioTrack: part.audioTrack, start: part.start?.time, duration: part.duration?.time,
-                              overwrite: outputOptions.overwrite, hls: hls.options, keepsMetadata: !noMetadata, tagSettings: tagSettings)
+                              overwrite: outputOptions.overwrite, hls: hls.options, keepsMetadata: !noMetadata, tagSettings: tagSettings,
+                              realtime: network.realtime(for: output, asked: realtime), network: network.options(for: output))
     }
 
     /// Whether `input` is a regular file (which can be opened twice), not a pipe, FIFO or device.
@@ -208,6 +212,10 @@ struct EncodeJob: Sendable {
     let channels: Int?
     /// How an HLS output is cut and published.
     let hls: HLSOptions
+    /// How a network output is connected, reconnected and copied.
+    var network = NetworkOptions()
+    /// Written no faster than real time (a stream to the network).
+    var realtime = false
     /// Tags and cover picture for an M4A/MP4 (ADTS has no place for them).
     var tags: [String: String] = [:]
     var coverArt: CoverArt?
@@ -236,8 +244,10 @@ struct EncodeJob: Sendable {
         Self.reportLowered(requested: encoding.bitrate, encoder: encoder)
         let progress = ProgressLine(total: duration)
         if !container.isGapless { noticeNoTags(container == .adts ? "ADTS" : container == .ts ? "MPEG-TS" : "HLS") }
-        let destination = EncodedAudioOutput(path: output, container: container, overwrite: overwrite, hls: hls, metadata: tags,
+        var destination = EncodedAudioOutput(path: output, container: container, overwrite: overwrite, hls: hls, metadata: tags,
                                              coverArt: coverArt)
+        destination.network = network
+        destination.realtime = realtime
         let written = try await destination.write(encoder, progress: SegmentAllocation.progress(for: container, progress.update))
         progress.finish(at: written.duration)
         if let requested = encoding.bitrate { Self.reportOvershoot(requested: requested, bytes: written.bytes, duration: written.duration) }

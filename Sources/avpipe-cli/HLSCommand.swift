@@ -21,7 +21,7 @@ struct HLS: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Media file to package.", valueName: "input"))
     var input: String
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("The playlist: NAME.m3u8 (its folder must exist).", valueName: "playlist"))
+    @Option(name: .customLong("out"), help: ArgumentHelp("The playlist: NAME.m3u8 (its folder must exist), or http(s)://host/path/NAME.m3u8 to upload it and its segments with PUT.", valueName: "playlist"))
     var output: String
 
     @Option(help: ArgumentHelp("Which audio track: N (from 0) or all (the default).", valueName: "N|all"))
@@ -37,18 +37,20 @@ struct HLS: AsyncParsableCommand {
     var realtime = false
 
     @OptionGroup var hls: HLSArguments
+    @OptionGroup var network: NetworkOutputArguments
     @OptionGroup var inputOptions: InputOptions
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
         guard Container(path: output) == .hls else { throw ValidationError("--out names the playlist: NAME.m3u8 (got '\(output)')") }
+        try network.check(output: output, realtime: realtime)
         if audioOnly && videoTrack != nil { throw ValidationError("--audio-only packages no video: drop --video-track") }
         try OutputPaths.ensureDistinct(input: input, output: output)
     }
 
     func run() async throws {
-        let options = Muxer.Options(overwrite: outputOptions.overwrite, realtime: realtime, hls: hls.options)
+        let options = Muxer.Options(overwrite: outputOptions.overwrite, realtime: realtime, hls: hls.options, network: network.options(for: output))
         let job = CopyJob(input: input, output: output, container: .hls, audio: audioTrack?.choice ?? .all,
                           video: audioOnly ? .none : videoTrack?.choice ?? .all, subtitles: !audioOnly, keepsMetadata: true,
                           options: options, demuxerOptions: inputOptions.demuxerOptions)

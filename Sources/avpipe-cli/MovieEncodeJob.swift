@@ -17,13 +17,17 @@ struct MovieEncodeJob: Sendable {
     let keepsMetadata: Bool
     /// `--metadata` settings: key → value (an empty value removes the tag).
     let tagSettings: [String: String]
+    /// Written no faster than real time (a stream to the network).
+    var realtime = false
+    /// How a network output is connected, reconnected and copied.
+    var network = NetworkOptions()
 
     func run(_ demuxer: Demuxer) async throws {
         try ensureStart(start, within: demuxer.info)
         let plan = try TranscodePlan(info: demuxer.info, container: container, video: video, audio: audio,
                                      audioTrack: audioTrack, start: start, duration: duration, hls: hls)
-        var options = Muxer.Options(container: container, overwrite: overwrite, keepsTrackMetadata: keepsMetadata,
-                                    timelineOrigin: plan.timelineOrigin, hls: hls)
+        var options = Muxer.Options(container: container, overwrite: overwrite, realtime: realtime, keepsTrackMetadata: keepsMetadata,
+                                    timelineOrigin: plan.timelineOrigin, hls: hls, network: network)
         if keepsMetadata {
             options.metadata = demuxer.info.metadata
             options.chapters = demuxer.info.chapters

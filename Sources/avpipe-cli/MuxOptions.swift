@@ -17,9 +17,13 @@ struct MuxLayoutOptions: ParsableArguments {
     var format: FormatArgument<MuxedContainers>?
 
     @OptionGroup var hls: HLSArguments
+    @OptionGroup var network: NetworkOutputArguments
 
-    func options(overwrite: Bool) -> Muxer.Options {
-        Muxer.Options(faststart: !noFaststart, fragmented: fragmented, overwrite: overwrite, realtime: realtime, hls: hls.options)
+    /// The muxer's options for `output`: a stream to the network is paced to real time unless
+    /// --no-realtime.
+    func options(overwrite: Bool, output: String) -> Muxer.Options {
+        Muxer.Options(faststart: !noFaststart, fragmented: fragmented, overwrite: overwrite,
+                      realtime: network.realtime(for: output, asked: realtime), hls: hls.options, network: network.options(for: output))
     }
 
     /// The container `output` is written in: `--format`, else its extension; standard output
@@ -30,6 +34,7 @@ struct MuxLayoutOptions: ParsableArguments {
     }
 
     func validateOutput(_ output: String) throws {
+        try network.check(output: output, realtime: realtime)
         guard container(for: output) != nil else {
             let ext = OutputPaths.fileExtension(output)
             throw ValidationError("cannot tell the container from \(ext.isEmpty ? "'\(output)' (no extension)" : "extension '.\(ext)'"): use \(Container.extensionsText), or --format")

@@ -49,6 +49,7 @@ struct Record: AsyncParsableCommand {
     var listDevices = false
 
     @OptionGroup var hls: HLSArguments
+    @OptionGroup var network: NetworkOutputArguments
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var logging: LoggingOptions
 
@@ -70,6 +71,8 @@ struct Record: AsyncParsableCommand {
         try audioFormat.check()
         if let duration, duration.time.value <= 0 { throw ValidationError("--duration must be positive") }
         guard buffer.isFinite, (0.05...60).contains(buffer) else { throw ValidationError("--buffer must be between 0.05 and 60 seconds (got \(buffer))") }
+        try network.check(output: output)
+        if network.noRealtime { throw ValidationError("--no-realtime: a recording is as fast as its device already") }
         guard fragment.isFinite, (0.01...3600).contains(fragment) else { throw ValidationError("--fragment must be between 0.01 and 3600 seconds (got \(fragment))") }
     }
 
@@ -87,7 +90,7 @@ struct Record: AsyncParsableCommand {
                                                            bufferDuration: buffer, duration: duration?.time),
                             bitrate: bitrate?.bitsPerSecond, faststart: faststart,
                             fragment: MediaTime(seconds: fragment),
-                            hls: hls.options)
+                            hls: hls.options, network: network.options(for: output!))
         let graceful = GracefulStop()
         try await CommandRunner.run(logging: logging, graceful: graceful) {
             try await job.run(graceful: graceful)
@@ -113,6 +116,8 @@ struct RecordJob: Sendable {
     let faststart: Bool
     let fragment: MediaTime
     let hls: HLSOptions
+    /// How a network output is connected, reconnected and copied.
+    let network: NetworkOptions
 
     func run(graceful: GracefulStop) async throws {
         let capture: DeviceCapture
@@ -152,8 +157,10 @@ struct RecordJob: Sendable {
         }
         let encoder = try pcm.encodeAAC(.init(bitrate: bitrate))
         EncodeJob.reportLowered(requested: bitrate, encoder: encoder)
-        try await EncodedAudioOutput(path: output, container: container, overwrite: overwrite,
-                                     recording: .init(fragment: fragment, faststart: faststart), hls: hls).write(encoder)
+        var destination = EncodedAudioOutput(path: output, container: container, overwrite: overwrite,
+                                             recording: .init(fragment: fragment, faststart: faststart), hls: hls)
+        destination.network = network
+        try await destination.write(encoder)
     }
 
     /// Lost audio is never silent: one warning with how much and where.

@@ -49,7 +49,7 @@ struct Remux: AsyncParsableCommand {
         let job = CopyJob(input: input, output: output, container: container,
                           audio: tracks.audio, video: tracks.video(into: container),
                           subtitles: tracks.subtitles, keepsMetadata: !noMetadata,
-                          options: layout.options(overwrite: outputOptions.overwrite), demuxerOptions: inputOptions.demuxerOptions)
+                          options: layout.options(overwrite: outputOptions.overwrite, output: output), demuxerOptions: inputOptions.demuxerOptions)
         try await CommandRunner.run(logging: logging) { try await job.run() }
     }
 }
@@ -65,6 +65,7 @@ struct CopyJob: Sendable {
 
     func run() async throws {
         let demuxer = try Demuxer(InputOptions.location(input), options: demuxerOptions)
+        if container == .flv { try Self.ensureFLVCodecs(demuxer.info, audio: audio != .none, video: video != .none, input: input, output: output) }
         let plan = try CopyPlan(info: demuxer.info, container: container, audio: audio, video: video,
                                 subtitles: subtitles, coverArt: keepsMetadata, chapters: keepsMetadata, hls: options.hls)
         guard !plan.tracks.isEmpty else {
@@ -92,6 +93,18 @@ struct CopyJob: Sendable {
         let summary = try await muxer.run(progress: SegmentAllocation.progress(for: container, progress.updates))
         progress.finish(at: summary.duration)
         reportTruncations(demuxer.truncations, input: input)
+    }
+}
+
+extension CopyJob {
+    /// A copy to RTMP (FLV) takes H.264 and AAC as they are; anything else would leave a track
+    /// out of a live stream, so it is refused with the command that converts it.
+    static func ensureFLVCodecs(_ info: MediaInfo, audio: Bool, video: Bool, input: String, output: String) throws {
+        for track in info.tracks where (track.kind == .video && video && !track.isCoverArt) || (track.kind == .audio && audio) {
+            if !Container.flv.canHold(track.codec) {
+                throw AVPipelineError.unsupportedCodec("\(track.kind.rawValue) track \(track.index): FLV (RTMP) carries H.264 video and AAC audio, not \(track.codec): encode it (avpipe encode --in \(input) --out \(output))")
+            }
+        }
     }
 }
 

@@ -112,7 +112,7 @@ enum BadInputMatrix {
 
     static var cases: [MatrixCase] {
         unusableInputs + truncatedInputs + strictTruncatedInputs + wrongExtensions + unsupportedCodecs + absurdOptions + outputFaults
-            + standardInputs + standardOutputs + videoEncodeRows + networkInputs
+            + standardInputs + standardOutputs + videoEncodeRows + networkInputs + networkOutputRows
     }
 
     /// Copies `source` into `folder` under `name` and returns the copy's path.
@@ -381,6 +381,32 @@ enum BadInputMatrix {
             MatrixCase(name: "encode audio-only file to .h264", arrange: { d in
                 .init(arguments: ["encode", "--in", try copy(SampleMedia.m4a.path, to: d, as: "in.m4a"), "--out", d.file("o.h264")], outputs: [])
             }, outcome: .exit(input)),
+        ]
+    }
+
+    // MARK: Network outputs that cannot be written
+
+    /// A stream or upload to a port nothing listens on (refused at once: exit 73), and codecs RTMP
+    /// cannot carry (refused before connecting: exit 69).
+    static var networkOutputRows: [MatrixCase] {
+        func row(_ name: String, _ code: Int32, _ arguments: @escaping @Sendable (TemporaryDirectory, UInt16) throws -> [String]) -> MatrixCase {
+            MatrixCase(name: "network output: \(name)", arrange: { d in .init(arguments: try arguments(d, try freePort()), outputs: []) },
+                       outcome: .exit(code))
+        }
+        return [
+            row("remux → rtmp:// refused", output) { d, port in ["remux", try copy(SampleMedia.mp4.path, to: d, as: "in.mp4"), "rtmp://127.0.0.1:\(port)/live/x"] },
+            row("encode → rtmp:// refused", output) { d, port in
+                ["encode", "--in", try copy(SampleMedia.mp4.path, to: d, as: "in.mp4"), "--out", "rtmp://127.0.0.1:\(port)/live/x"]
+            },
+            row("hls → http:// refused", output) { d, port in
+                ["hls", try copy(SampleMedia.mp4.path, to: d, as: "in.mp4"), "--out", "http://127.0.0.1:\(port)/x/index.m3u8"]
+            },
+            row("remux VP8 + Opus → rtmp://", unsupported) { d, port in
+                ["remux", try copy(SampleMedia.opusVP8, to: d, as: "in.mkv"), "rtmp://127.0.0.1:\(port)/live/x"]
+            },
+            row("encode --video-codec copy VP8 → rtmp://", unsupported) { d, port in
+                ["encode", "--in", try copy(SampleMedia.opusVP8, to: d, as: "in.mkv"), "--out", "rtmp://127.0.0.1:\(port)/live/x", "--video-codec", "copy"]
+            },
         ]
     }
 

@@ -126,6 +126,12 @@ public final class NginxServer: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// A new server on this one's ports (after `kill()` or `stop()`), as a server restarting
+    /// looks to a client; it has a prefix, uploads and recordings of its own.
+    public func startedAgain() throws -> NginxServer {
+        try NginxServer(httpPort: httpPort, rtmpPort: rtmpPort, httpLocations: "")
+    }
+
     /// Stops the server (SIGKILL: what a server dying mid-stream looks like to a client).
     public func kill() {
         guard process.isRunning else { return }

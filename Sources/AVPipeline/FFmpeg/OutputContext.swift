@@ -14,8 +14,10 @@ final class OutputContext {
     /// The first write error of a file the muxer opened itself (see `avp_track_io_errors`).
     private let ownFilesError = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
 
-    /// `stream`: `path` is a `StreamOutput`, opened as ffmpeg opens it.
-    init(formatName: String, path: String, stream: Bool = false) throws(AVPipelineError) {
+    /// `stream`: `path` is a `StreamOutput`, opened as ffmpeg opens it. `network`: `path` is a
+    /// network address, opened through its own protocols only, every read and write bounded by
+    /// the connection's timeout and interruptible by its flag.
+    init(formatName: String, path: String, stream: Bool = false, network: NetworkConnection? = nil) throws(AVPipelineError) {
         self.path = path
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
         let rc = avformat_alloc_output_context2(&context, nil, formatName, path)
@@ -25,8 +27,22 @@ final class OutputContext {
         }
         pointer = context!
         ownFilesError.initialize(to: 0)
+        if let network { pointer.pointee.interrupt_callback = network.interrupt.callback }
         if (pointer.pointee.oformat.pointee.flags & avp_fmt_nofile()) != 0 {
             avp_track_io_errors(pointer, ownFilesError)
+        } else if let network {
+            var interrupt = network.interrupt.callback
+            let (result, reason) = FFmpegLog.explaining { () throws(AVPipelineError) -> Int32 in
+                try withDictionary(network.protocolOptions, rejectingUnused: false) { options in
+                    avio_open2(&pointer.pointee.pb, path, avp_avio_flag_write(), &interrupt, options)
+                }
+            }
+            let openRC = (try? result.get()) ?? avp_error_einval()
+            if openRC < 0 {
+                if network.interrupt.isRaised { throw .cancelled }
+                throw .outputNotWritable(path: path, reason: NetworkConnection.describe(openRC, reason: reason))
+            }
+            ioOpen = true
         } else {
             // The file was just created empty (AtomicOutputFile), so opening it with O_TRUNC would
             // only make ext4 flush it to disk on close (its truncate-then-write heuristic), ~30 ms
@@ -148,6 +164,16 @@ final class OutputContext {
     /// Writes one packet through libavformat's interleaving queue; takes the packet's reference.
     func writeInterleaved(_ packet: Packet) throws(AVPipelineError) {
         try check(av_interleaved_write_frame(pointer, packet.pointer), "av_interleaved_write_frame")
+    }
+
+    /// Closes the connection of an output given up on (a network output that broke), without a
+    /// trailer: freeing the context then only frees memory.
+    func closeConnection() {
+        open = false
+        if ioOpen {
+            ioOpen = false
+            avio_closep(&pointer.pointee.pb)
+        }
     }
 
     /// Finishes the container and flushes and closes the file; reports a write error (disk full)

@@ -19,6 +19,9 @@ public enum Container: String, Sendable, CaseIterable {
     case ts
     /// `.m3u8`: an HLS playlist and its segments (the `hls` muxer; see `HLSOptions`).
     case hls
+    /// `.flv`: Flash Video (the `flv` muxer), H.264 and AAC: what RTMP carries, so an `rtmp://`
+    /// output is one. Its times are 32-bit milliseconds.
+    case flv
 
     // Single-stream files, written by the one-track writers.
     /// `.aac`/`.adts`: AAC frames, each behind its ADTS header (`ADTSWriter`).
@@ -49,6 +52,11 @@ public enum Container: String, Sendable, CaseIterable {
     /// The container a file name's extension asks for (`x.m4a` → `.m4a`), nil when it names none.
     /// The one place output names are read.
     public init?(path: String) {
+        // A stream's address says its container (an RTMP stream name has no extension).
+        if let container = NetworkOutput.Scheme(of: path)?.impliedContainer {
+            self = container
+            return
+        }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         guard let container = Self.byExtension[name[name.index(after: dot)...].lowercased()] else { return nil }
@@ -64,7 +72,7 @@ public enum Container: String, Sendable, CaseIterable {
 
     private static let byExtension: [String: Container] = [
         "mp4": .mp4, "m4v": .mp4, "m4a": .m4a, "m4b": .m4a, "mov": .mov, "qt": .mov,
-        "mkv": .mkv, "mka": .mkv, "webm": .webm, "ts": .ts, "mts": .ts, "m3u8": .hls,
+        "mkv": .mkv, "mka": .mkv, "webm": .webm, "ts": .ts, "mts": .ts, "m3u8": .hls, "flv": .flv,
         "aac": .adts, "adts": .adts, "h264": .h264, "264": .h264, "h265": .hevc, "hevc": .hevc, "265": .hevc,
         "wav": .wav, "wave": .wav, "pcm": .pcm, "raw": .pcm, "flac": .flac, "aif": .aiff, "aiff": .aiff,
         "mp3": .mp3, "opus": .opus, "y4m": .y4m, "yuv": .rawYUV, "png": .png,
@@ -81,6 +89,7 @@ public enum Container: String, Sendable, CaseIterable {
         case .webm: "webm"
         case .ts: "mpegts"
         case .hls: "hls"
+        case .flv: "flv"
         case .adts: "adts"
         case .h264: "h264"
         case .hevc: "hevc"
@@ -101,7 +110,7 @@ public enum Container: String, Sendable, CaseIterable {
     /// Written by the `Muxer`: any number of tracks, tags, chapters.
     public var isMultiTrack: Bool {
         switch self {
-        case .mp4, .m4a, .mov, .mkv, .webm, .ts, .hls: true
+        case .mp4, .m4a, .mov, .mkv, .webm, .ts, .hls, .flv: true
         default: false
         }
     }
@@ -109,7 +118,7 @@ public enum Container: String, Sendable, CaseIterable {
     /// Can hold encoded video.
     public var holdsVideo: Bool {
         switch self {
-        case .mp4, .mov, .mkv, .webm, .ts, .hls, .h264, .hevc: true
+        case .mp4, .mov, .mkv, .webm, .ts, .hls, .flv, .h264, .hevc: true
         default: false
         }
     }
@@ -117,7 +126,7 @@ public enum Container: String, Sendable, CaseIterable {
     /// Can hold audio (encoded, or PCM as it is).
     public var holdsAudio: Bool {
         switch self {
-        case .mp4, .m4a, .mov, .mkv, .webm, .ts, .hls, .adts, .wav, .pcm, .flac, .aiff, .mp3, .opus: true
+        case .mp4, .m4a, .mov, .mkv, .webm, .ts, .hls, .flv, .adts, .wav, .pcm, .flac, .aiff, .mp3, .opus: true
         default: false
         }
     }
@@ -149,10 +158,10 @@ public enum Container: String, Sendable, CaseIterable {
 
     /// Written front to back, never going back to fill in an index: can go to a pipe as it is
     /// (an MP4 there must be fragmented).
-    public var streams: Bool { isMatroska || self == .ts }
+    public var streams: Bool { isMatroska || self == .ts || self == .flv }
 
     /// The extensions of the `Muxer`'s containers, for messages.
-    public static let extensionsText = ".mp4, .m4a, .mov, .mkv, .webm, .ts or .m3u8"
+    public static let extensionsText = ".mp4, .m4a, .mov, .mkv, .webm, .ts, .flv or .m3u8 (or an rtmp://, srt:// or http://…/NAME.m3u8 URL)"
 }
 
 /// The containers the `Muxer` writes (`Container.isMultiTrack`): the name the API had before

@@ -1,8 +1,5 @@
 /// Where a muxer writes, opened and checked before any input is read: the one place that decides
 /// how an output name is written.
-///
-/// A URL output (rtmp://, an http:// PUT) becomes a third case here: libavformat opens it itself,
-/// nothing is staged, committed or taken back, and only containers that `stream` can go there.
 enum Destination {
     /// One file: made beside its final name and moved into place when complete, or written into as
     /// it is when `StreamOutput` says the name is standard output, a pipe, a device or a descriptor.
@@ -10,10 +7,18 @@ enum Destination {
     /// An HLS stream: a playlist and its segments in a folder, published whole (VOD) or segment by
     /// segment (live).
     case hlsFolder(HLSFolder)
+    /// A network address (`NetworkOutput`): libavformat opens it itself; nothing is staged,
+    /// committed or taken back, and only containers that `stream` (or HLS, uploaded) go there.
+    case network(NetworkOutput)
 
     /// Opens `path` for `container`. `inPlace`: a fragmented recording, written under its final
     /// name from the start so that a killed process leaves every fragment before it.
     init(path: String, container: Container, inPlace: Bool, overwrite: Bool, hls: HLSOptions) throws {
+        if let network = try NetworkOutput(path: path, container: container) {
+            if container == .hls { try hls.validate() }
+            self = .network(network)
+            return
+        }
         // Standard output, a FIFO or a device is written as a stream (see `StreamOutput`).
         if StreamOutput.isStream(path) {
             let into = path == AtomicOutputFile.standardOutput ? "standard output" : "a pipe or device"
@@ -39,13 +44,23 @@ enum Destination {
         switch self {
         case .file(let file): file.temporaryPath
         case .hlsFolder(let folder): folder.writingPlaylist
+        case .network(let network): network.url
         }
     }
 
-    /// Published as it is written (a live HLS stream).
+    /// Published as it is written (a live HLS stream, anything sent over the network).
     var isLive: Bool {
-        if case .hlsFolder(let folder) = self { return folder.live }
-        return false
+        switch self {
+        case .file: false
+        case .hlsFolder(let folder): folder.live
+        case .network: true
+        }
+    }
+
+    /// The network address, when the output is one.
+    var network: NetworkOutput? {
+        if case .network(let network) = self { return network }
+        return nil
     }
 
     /// Written into as it is (`StreamOutput`).
@@ -59,11 +74,20 @@ enum Destination {
         switch self {
         case .file(let file): try file.commit()
         case .hlsFolder(let folder): try folder.commit()
+        case .network: break
         }
     }
 
-    /// What was written is all there (a file's muxer reports its own write errors).
-    func verify(payloadBytes: Int) throws(AVPipelineError) {
-        if case .hlsFolder(let folder) = self { try folder.verify(payloadBytes: payloadBytes) }
+    /// What was written is all there (a file's muxer reports its own write errors; a stream's
+    /// connection reports its own). An HLS upload is read back within `timeout`.
+    func verify(payloadBytes: Int, live: Bool = false, timeout: Duration = .seconds(10), interrupt: InterruptFlag = InterruptFlag()) throws(AVPipelineError) {
+        switch self {
+        case .file: break
+        case .hlsFolder(let folder): try folder.verify(payloadBytes: payloadBytes)
+        case .network(let network):
+            if !network.scheme.isStream {
+                try UploadReadBack(output: network, timeout: timeout, interrupt: interrupt).verify(live: live, payloadBytes: payloadBytes)
+            }
+        }
     }
 }

@@ -11,12 +11,15 @@ import TestSupport
             ("a.webm", .webm), ("a.mts", .ts), ("site/index.m3u8", .hls), ("a.aac", .adts), ("a.264", .h264),
             ("a.hevc", .hevc), ("a.wave", .wav), ("a.raw", .pcm), ("a.aif", .aiff), ("a.opus", .opus), ("a.y4m", .y4m),
             ("a.yuv", .rawYUV), ("a.png", .png), ("a", nil), (".mp4", nil), ("a.xyz", nil), ("-", nil),
+            // A stream's address says its container; an upload's name does.
+            ("a.flv", .flv), ("rtmp://host/live/key", .flv), ("RTMPS://host/app/key.mp4", .flv), ("srt://host:9000", .ts),
+            ("http://host/site/index.m3u8", .hls), ("https://host/a.ts", .ts), ("ftp://host/live/key", nil),
         ]
         for (name, container) in names { #expect(Container(path: name) == container, "\(name)") }
     }
 
     @Test func capabilitiesSayWhatEachHolds() {
-        #expect(Container.allCases.filter(\.isMultiTrack) == [.mp4, .m4a, .mov, .mkv, .webm, .ts, .hls])
+        #expect(Container.allCases.filter(\.isMultiTrack) == [.mp4, .m4a, .mov, .mkv, .webm, .ts, .hls, .flv])
         #expect(Container.allCases.filter(\.isAudioFile) == [.wav, .pcm, .flac, .aiff, .mp3, .opus])
         #expect(Container.m4a.holdsAudio && !Container.m4a.holdsVideo)
         #expect(Container.h264.holdsVideo && !Container.h264.holdsAudio)

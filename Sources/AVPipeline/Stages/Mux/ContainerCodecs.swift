@@ -12,6 +12,9 @@ extension Container {
         // The mpegts muxer has no codec table: it writes any other codec as private data that
         // no reader will recognise, so only the stream types it maps count.
         if self == .ts || self == .hls { return Self.transportStreamCodecs.contains(codec.avID.rawValue) }
+        // The flv muxer also takes Sorenson, VP6, MP3, Speex…, but RTMP ingest servers and players
+        // take H.264 and AAC: those are what an FLV here holds.
+        if self == .flv { return codec == .h264 || codec == .aac }
         guard let format = av_guess_format(muxerName, nil, nil) else { return false }
         return avformat_query_codec(format, codec.avID, 0) == 1
     }
@@ -25,6 +28,7 @@ extension Container {
         case .adts, .h264, .hevc, .wav, .pcm, .flac, .aiff, .mp3, .opus, .y4m, .rawYUV, .png: nil
         case .mkv, .webm: avp_matroska_keeps_display_matrix() != 0 ? nil : "this FFmpeg's Matroska muxer does not write it (FFmpeg 7's does)"
         case .ts: "TS has no place for it"
+        case .flv: "FLV has no place for it"
         case .hls where hls.segments == .mpegts: "HLS's TS segments have no place for it (fMP4 segments, --fmp4, keep it)"
         // Written into a VOD stream's init segment when the hls muxer drops it (see Muxer).
         case .hls: avp_hls_keeps_display_matrix() != 0 || !hls.live ? nil

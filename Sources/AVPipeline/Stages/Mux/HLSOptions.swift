@@ -37,17 +37,34 @@ public struct HLSOptions: Sendable {
 
     /// The hls muxer's options for a stream written by `folder`.
     func muxerOptions(_ folder: HLSFolder) -> [String: String] {
+        muxerOptions(segmentPattern: folder.segmentPattern(fmp4: segments == .fmp4), initName: folder.initName, upload: false)
+    }
+
+    /// The hls muxer's options for a stream uploaded to `upload` with HTTP PUT, each request's
+    /// reads and writes waiting at most `timeout`.
+    func muxerOptions(upload: NetworkOutput, timeout: Duration) -> [String: String] {
+        var options = muxerOptions(segmentPattern: upload.segmentPattern(fmp4: segments == .fmp4), initName: upload.initName, upload: true)
+        options["method"] = "PUT"
+        // A duration option: "10.5" is seconds.
+        let (seconds, attoseconds) = timeout.components
+        options["timeout"] = "\(Double(seconds) + Double(attoseconds) / 1e18)"
+        return options
+    }
+
+    /// `upload`: over HTTP, where a live stream's old segments are deleted with DELETE and
+    /// nothing can be renamed (no `temp_file`).
+    private func muxerOptions(segmentPattern: String, initName: String, upload: Bool) -> [String: String] {
         var flags = ["independent_segments"]
         // max_delay: ffmpeg's 0.7 s of decoder buffering in the TS segments (see the .ts output).
         var options = ["hls_time": "\(segmentDuration.seconds)", "max_delay": "700000",
-                       "hls_segment_filename": folder.segmentPattern(fmp4: segments == .fmp4)]
+                       "hls_segment_filename": segmentPattern]
         if segments == .fmp4 {
             options["hls_segment_type"] = "fmp4"
-            options["hls_fmp4_init_filename"] = folder.initName
+            options["hls_fmp4_init_filename"] = initName
         }
         if live {
             options["hls_list_size"] = "\(window)"
-            flags += ["delete_segments", "temp_file"]
+            flags += upload ? ["delete_segments"] : ["delete_segments", "temp_file"]
         } else {
             options["hls_list_size"] = "0"
             options["hls_playlist_type"] = "vod"

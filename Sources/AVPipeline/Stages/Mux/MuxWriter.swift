@@ -5,10 +5,12 @@ internal import CFFmpeg
 /// `av_write_frame` — libavformat's own interleaving queue would hold packets back (up to
 /// `max_interleave_delta`) when one track ends early.
 final class MuxWriter {
-    private let context: OutputContext
+    /// The open output; replaced when a network output reconnects (`reconnect()`).
+    private var context: OutputContext
     private let finalPath: String
     private let tracks: [MuxTrack]
-    private let streams: [UnsafeMutablePointer<AVStream>]
+    /// Each track's stream in `context`.
+    @exclusivity(unchecked) private var streams: [UnsafeMutablePointer<AVStream>]
     /// Each track's time base, as its packets arrive (read per packet, without touching the track).
     private let inputTimeBases: [AVRational]
     // Per-packet state, unchecked: one driver (see `SampleSource`).
@@ -17,13 +19,40 @@ final class MuxWriter {
     /// Per audio track: its sample rate where its time base is coarser than one sample (Matroska's
     /// milliseconds), and the rounding state `av_rescale_delta` carries from packet to packet.
     @exclusivity(unchecked) private var sampleExact: [(rate: Int32, last: Int64)?]
+    /// Why the network output's connection broke, set by the write that found it broken.
+    private(set) var lostConnection: String?
+    /// How the output is opened again on `reconnect()`.
+    private let opening: Opening
+
+    /// What opening the output takes, kept for reconnecting.
+    private struct Opening {
+        let path: String, stream: Bool, container: Container
+        let metadata: [String: String], muxerOptions: [String: String]
+        let network: NetworkConnection?
+    }
 
     init(path: String, finalPath: String, stream: Bool = false, container: Container, tracks: [MuxTrack],
-         metadata: [String: String], chapters: [Chapter], coverArt: CoverArt?, muxerOptions: [String: String]) throws(AVPipelineError) {
+         metadata: [String: String], chapters: [Chapter], coverArt: CoverArt?, muxerOptions: [String: String],
+         network: NetworkConnection? = nil) throws(AVPipelineError) {
         self.finalPath = finalPath
         self.tracks = tracks
-        context = try OutputContext(formatName: container.muxerName, path: path, stream: stream)
-        try context.setMetadata(metadata)
+        opening = Opening(path: path, stream: stream, container: container, metadata: metadata, muxerOptions: muxerOptions, network: network)
+        (context, streams) = try Self.open(opening, tracks: tracks, chapters: chapters, coverArt: coverArt, finalPath: finalPath)
+        inputTimeBases = tracks.map { $0.timeBase.avValue }
+        stats = Array(repeating: StreamTally(), count: tracks.count)
+        sampleExact = tracks.map { track in
+            let rate = track.parameters.pointer.pointee.sample_rate
+            guard track.kind == .audio, rate > 0, Int64(track.timeBase.denominator) < Int64(rate) * Int64(track.timeBase.numerator) else { return nil }
+            return (rate, avp_nopts_value())
+        }
+    }
+
+    /// Opens the output with one stream per track and writes its header.
+    private static func open(_ opening: Opening, tracks: [MuxTrack], chapters: [Chapter], coverArt: CoverArt?,
+                             finalPath: String) throws(AVPipelineError) -> (OutputContext, [UnsafeMutablePointer<AVStream>]) {
+        let context = try OutputContext(formatName: opening.container.muxerName, path: opening.path, stream: opening.stream,
+                                        network: opening.network)
+        try context.setMetadata(opening.metadata)
         try context.addChapters(chapters)
         var streams: [UnsafeMutablePointer<AVStream>] = []
         for track in tracks {
@@ -42,18 +71,10 @@ final class MuxWriter {
             }
             streams.append(stream)
         }
-        self.streams = streams
-        inputTimeBases = tracks.map { $0.timeBase.avValue }
-        stats = Array(repeating: StreamTally(), count: tracks.count)
-        sampleExact = tracks.map { track in
-            let rate = track.parameters.pointer.pointee.sample_rate
-            guard track.kind == .audio, rate > 0, Int64(track.timeBase.denominator) < Int64(rate) * Int64(track.timeBase.numerator) else { return nil }
-            return (rate, avp_nopts_value())
-        }
         // After the tracks, so that track i stays stream i.
         let coverStream = try coverArt.map { art throws(AVPipelineError) in try context.addCoverArt(art) }
         do {
-            try context.writeHeader(options: muxerOptions)
+            try context.writeHeader(options: opening.muxerOptions)
             if let coverArt, let coverStream {
                 // The muxer keeps the picture and writes it into the index at the end.
                 let picture = try Packet(copying: coverArt.bytes)
@@ -62,13 +83,31 @@ final class MuxWriter {
                 try check(av_write_frame(context.pointer, picture.pointer), "av_write_frame (cover art)")
             }
         } catch {
+            if let network = opening.network, case .ffmpeg(_, let code, _) = error {
+                // Writing the header is the first write: an RTMP server refusing the stream fails here.
+                if network.interrupt.isRaised { throw .cancelled }
+                throw .outputNotWritable(path: finalPath, reason: NetworkConnection.describe(code, reason: nil))
+            }
             throw WriteFailure.describe(error, path: finalPath)
         }
+        return (context, streams)
     }
 
-    /// Writes one packet of track `index` (timestamps in the track's time base) and releases its payload.
-    func write(_ packet: Packet, track index: Int) throws(AVPipelineError) {
+    /// Drops the broken connection and opens the output again: a new header, and the tracks'
+    /// times carrying on from where they were (a network output only; no chapters or cover).
+    func reconnect() throws(AVPipelineError) {
+        lostConnection = nil
+        context.closeConnection()
+        (context, streams) = try Self.open(opening, tracks: tracks, chapters: [], coverArt: nil, finalPath: finalPath)
+    }
+
+    /// Writes one packet of track `index` (timestamps in the track's time base) and releases its
+    /// payload (`releasing`; otherwise it is left as it came, times and all, for another writer).
+    /// A network output's failed write also sets `lostConnection`.
+    func write(_ packet: Packet, track index: Int, releasing: Bool = true) throws(AVPipelineError) {
         let p = packet.pointer
+        let kept = releasing ? nil : (p.pointee.pts, p.pointee.dts, p.pointee.duration, p.pointee.stream_index)
+        defer { if let kept { (p.pointee.pts, p.pointee.dts, p.pointee.duration, p.pointee.stream_index) = kept } }
         let stream = streams[index]
         if let exact = sampleExact[index], p.pointee.dts != avp_nopts_value(), p.pointee.pts == p.pointee.dts {
             // Audio times rounded to milliseconds would give frames of 1014 or 1035 samples: as
@@ -91,10 +130,21 @@ final class MuxWriter {
            position.map({ end > $0 }) ?? true {
             position = end
         }
-        defer { packet.unref() }
+        defer { if releasing { packet.unref() } }
         do {
             try check(av_write_frame(context.pointer, p), "av_write_frame")
         } catch {
+            if let network = opening.network, case .ffmpeg(_, let code, _) = error {
+                if network.interrupt.isRaised { throw .cancelled }
+                let reason = NetworkConnection.describe(code, reason: nil)
+                // An HLS upload is a series of requests, each its own connection: one that
+                // failed is not reconnected.
+                guard network.output.scheme.isStream else {
+                    throw .outputWriteFailed(path: finalPath, reason: "uploading a segment or the playlist failed at \(Self.seconds(position)): \(reason)")
+                }
+                lostConnection = reason
+                throw .outputWriteFailed(path: finalPath, reason: "the connection was lost at \(Self.seconds(position)): \(reason)")
+            }
             throw WriteFailure.describe(error, path: finalPath, track: tracks[index].label,
                                         at: MediaTime(ffmpeg: p.pointee.dts, timeBase: Rational(stream.pointee.time_base)))
         }
@@ -104,6 +154,10 @@ final class MuxWriter {
         do {
             try context.finish()
         } catch {
+            if let network = opening.network, case .ffmpeg(_, let code, _) = error {
+                if network.interrupt.isRaised { throw .cancelled }
+                throw .outputWriteFailed(path: finalPath, reason: "finishing the \(network.output.scheme.isStream ? "stream" : "upload") failed: \(NetworkConnection.describe(code, reason: nil))")
+            }
             throw WriteFailure.describe(error, path: finalPath)
         }
     }
@@ -118,6 +172,18 @@ final class MuxWriter {
         let padding = stats[index].packets * frameSize - priming - Int(end.value)
         guard priming > 0, padding >= 0 else { return nil }
         return GaplessInfo(priming: priming, padding: padding, validSamples: end.value)
+    }
+
+    /// `time` for messages: "12.3 s", or "the start".
+    static func seconds(_ time: MediaTime?) -> String {
+        guard let time else { return "the start" }
+        return "\(Double((time.seconds * 10).rounded()) / 10) s"
+    }
+
+    /// `duration` for messages: "0.5 s".
+    static func seconds(duration: Duration) -> String {
+        let (whole, attoseconds) = duration.components
+        return Self.seconds(MediaTime(value: whole * 1000 + attoseconds / 1_000_000_000_000_000, timeBase: Rational(1, 1000)))
     }
 
     /// Payload bytes written so far, over every track.

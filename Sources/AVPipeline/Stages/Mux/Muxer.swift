@@ -53,13 +53,18 @@ public final class Muxer {
         public var timelineOrigin: MediaTime?
         /// How an `.m3u8` output (`Container.hls`) is cut and published.
         public var hls: HLSOptions
+        /// How a network output (`rtmp://`, `srt://`, `http://…/NAME.m3u8`) is connected,
+        /// reconnected and copied locally.
+        public var network: NetworkOptions
 
         /// Options with each field as documented; the defaults write a faststart file of the container its name says.
         public init(container: Container? = nil, faststart: Bool = true, fragmented: Bool = false,
                     fragmentDuration: MediaTime = .seconds(1), overwrite: Bool = false, realtime: Bool = false,
                     metadata: [String: String] = [:], keepsTrackMetadata: Bool = true, coverArt: CoverArt? = nil,
-                    chapters: [Chapter] = [], timelineOrigin: MediaTime? = nil, hls: HLSOptions = .init()) {
+                    chapters: [Chapter] = [], timelineOrigin: MediaTime? = nil, hls: HLSOptions = .init(),
+                    network: NetworkOptions = .init()) {
             self.hls = hls
+            self.network = network
             self.coverArt = coverArt
             self.chapters = chapters
             self.timelineOrigin = timelineOrigin
@@ -81,6 +86,8 @@ public final class Muxer {
     /// The container written, from the options or the path's extension.
     public let container: Container
     private let target: Destination
+    /// Where `NetworkOptions.localCopy` is written, and in what.
+    private let copyTarget: (destination: Destination, container: Container)?
     private var tracks: [MuxTrack] = []
     private var started = false
     /// The input time that becomes 0 in the output: `Options.timelineOrigin`, moved where the
@@ -89,7 +96,13 @@ public final class Muxer {
     /// The priming and padding the finished file records (one AAC track, no video), after `run`.
     public private(set) var gapless: GaplessInfo?
 
-    /// Checks the output (folder exists and is writable, no file in the way) before any input is read.
+    /// Checks the output (folder exists and is writable, no file in the way; an address's scheme
+    /// and container) before any input is read.
+    ///
+    /// `path` is a file name or a network address: `rtmp://host/app/key` (and `rtmps://`) pushes
+    /// FLV (H.264 + AAC), `srt://host:port` an MPEG-TS, and `http(s)://host/path/NAME.m3u8`
+    /// uploads an HLS stream with HTTP PUT. The server is connected when `run()` starts. For a
+    /// stream, set `Options.realtime` when the input is a file (a stream is expected in real time).
     public init(path: String, options: Options = .init()) throws {
         guard let container = options.container ?? Container(path: path), container.isMultiTrack else {
             throw AVPipelineError.unsupportedFormat("cannot tell the container from '\(path)': use \(Container.extensionsText)")
@@ -100,8 +113,28 @@ public final class Muxer {
         self.path = path
         self.options = options
         self.container = container
+        try options.network.validate()
         target = try Destination(path: path, container: container, inPlace: options.fragmented,
                                  overwrite: options.overwrite, hls: options.hls)
+        if let copy = options.network.localCopy {
+            guard let copyContainer = Container(path: copy), copyContainer.isMultiTrack, copyContainer.canFragment,
+                  copyContainer != .hls, copyContainer != .flv, !NetworkOutput.looksLikeURL(copy) else {
+                throw AVPipelineError.invalidOption(name: "local copy", value: copy, reason: "a local copy is a fragmented .mp4, .mov, .mkv or .ts file")
+            }
+            copyTarget = (try Destination(path: copy, container: copyContainer, inPlace: true, overwrite: options.overwrite, hls: options.hls),
+                          copyContainer)
+        } else {
+            copyTarget = nil
+        }
+    }
+
+    /// A network address written as `Muxer(url:)`: the same as `init(path:options:)`, but a local
+    /// file name is refused, so code that means to stream says so.
+    public convenience init(url: String, options: Options = .init()) throws {
+        guard NetworkOutput.looksLikeURL(url) else {
+            throw AVPipelineError.invalidOption(name: "url", value: url, reason: "not a network address (rtmp://, rtmps://, srt://, http(s)://…/NAME.m3u8)")
+        }
+        try self.init(path: url, options: options)
     }
 
     /// Adds an encoded audio stream; returns its track index.
@@ -190,22 +223,46 @@ public final class Muxer {
         }
         let chapters = origin.map { origin in options.chapters.map { $0.shifted(back: origin) } } ?? options.chapters
 
+        let interrupt = InterruptFlag()
+        let connection = target.network.map { NetworkConnection(output: $0, timeout: options.network.timeout, interrupt: interrupt) }
+        // The copy first: it is complete whatever the network does.
+        let copy = try copyTarget.map { copy throws in
+            try MuxWriter(path: copy.destination.writingPath, finalPath: options.network.localCopy!, container: copy.container,
+                          tracks: tracks, metadata: options.metadata, chapters: chapters, coverArt: nil,
+                          muxerOptions: fileOptions(copy.container, copy.destination, fragmented: true))
+        }
         let writer = try MuxWriter(path: target.writingPath, finalPath: path, stream: target.isStreamOutput, container: container,
                                    tracks: tracks, metadata: options.metadata, chapters: chapters, coverArt: storesCoverArt ? options.coverArt : nil,
-                                   muxerOptions: muxerOptions)
+                                   muxerOptions: muxerOptions, network: connection)
+        let push = connection != nil || copy != nil
+            ? NetworkPush(writer: writer, copy: copy, options: options.network, url: path, videoTracks: tracks.map { $0.kind == .video })
+            : nil
+        /// Completes the local copy (kept whatever happens next).
+        func completeCopy() throws {
+            guard let copy, let copyTarget else { return }
+            try copy.finish()
+            try copyTarget.destination.commit()
+        }
         do {
-            try await interleave(&queue, into: writer, progress: progress)
+            try await withTaskCancellationHandler {
+                try await interleave(&queue, into: writer, push: push, progress: progress)
+            } onCancel: {
+                interrupt.raise()
+            }
         } catch AVPipelineError.cancelled where options.fragmented || target.isLive {
             // Stopping a fragmented or live recording keeps what was recorded: the last fragment
             // or segment is closed and the file or playlist completed, then the caller still
             // learns it was cancelled.
-            try writer.finish()
-            try target.verify(payloadBytes: writer.payloadBytes)
+            try completeCopy()
+            if let push { try push.finishStream() } else { try writer.finish() }
+            try target.verify(payloadBytes: writer.payloadBytes, live: options.hls.live, timeout: options.network.timeout, interrupt: interrupt)
             try target.commit()
             throw AVPipelineError.cancelled
         }
-        try writer.finish()
-        try target.verify(payloadBytes: writer.payloadBytes)
+        try completeCopy()
+        if let failure = push?.failure { throw failure }
+        if let push { try push.finishStream() } else { try writer.finish() }
+        try target.verify(payloadBytes: writer.payloadBytes, live: options.hls.live, timeout: options.network.timeout, interrupt: interrupt)
         try keepDisplayMatricesInInitSegment()
         try tagGapless(writer)
         try target.commit()
@@ -213,17 +270,25 @@ public final class Muxer {
     }
 
     /// Writes the earliest waiting packet and refills from that input, until every input ends.
-    private func interleave(_ queue: inout InterleavingQueue<Packet>, into writer: MuxWriter,
+    private func interleave(_ queue: inout InterleavingQueue<Packet>, into writer: MuxWriter, push: NetworkPush?,
                             progress: ((MediaTime) -> Void)?) async throws {
         let clock = ContinuousClock()
-        let start = clock.now
+        var start = clock.now
         var firstTime: MediaTime?
+        var connections = 1
         let tracks = tracks, realtime = options.realtime  // read once, not per packet
         while let (index, time, packet) = queue.popEarliest() {
             let track = tracks[index]
             // An immediate input checks for cancellation on every pull already.
             if !track.isImmediate { try checkCancellation() }
-            if realtime {
+            if let push, push.connections != connections {
+                // Paced again from the first packet after a reconnection: the time spent
+                // reconnecting is not made up by a burst.
+                connections = push.connections
+                (start, firstTime) = (clock.now, nil)
+            }
+            // A stream given up on paces nothing: the local copy is written to the end at once.
+            if realtime && push?.failure == nil {
                 let origin = firstTime ?? time
                 firstTime = origin
                 let due = start + .microseconds(MediaTime(value: time.converted(to: Rational(1, 1_000_000)).value
@@ -233,8 +298,13 @@ public final class Muxer {
                     do { try await Task.sleep(until: due, clock: clock) } catch { throw AVPipelineError.cancelled }
                 }
             }
-            try writer.write(packet, track: index)
-            if let progress, let position = writer.position { progress(position) }
+            if let push {
+                try await push.write(packet, track: index)
+                if let progress, let position = push.position { progress(position) }
+            } else {
+                try writer.write(packet, track: index)
+                if let progress, let position = writer.position { progress(position) }
+            }
             // A copy job's inputs are pulled without suspending (see ImmediatePacketSource).
             // The written packet's owner, left blank by the writer, receives the track's next one.
             let next = track.isImmediate ? onTimeline(try track.nextImmediately(reusing: packet), of: index)
@@ -334,22 +404,32 @@ public final class Muxer {
         return options
     }
 
-    private var fileOptions: [String: String] {
+    private var fileOptions: [String: String] { fileOptions(container, target, fragmented: options.fragmented) }
+
+    /// The muxer's options for `container` written to `target` (`fragmented`: in self-contained
+    /// pieces that survive the process being killed).
+    private func fileOptions(_ container: Container, _ target: Destination, fragmented: Bool) -> [String: String] {
         if case .hlsFolder(let folder) = target { return options.hls.muxerOptions(folder) }
+        if let network = target.network {
+            if container == .hls { return options.hls.muxerOptions(upload: network, timeout: options.network.timeout) }
+            // A stream's length and size are not known at its start and cannot be written back.
+            if container == .flv { return ["flvflags": "no_duration_filesize"] }
+        }
+        if container == .flv { return fragmented ? ["flush_packets": "1"] : [:] }
         if container.isMatroska {
             // Matroska is a series of clusters already: "fragmented" closes one at least every
             // fragment duration and hands it to the OS at once.
             let milliseconds = options.fragmentDuration.converted(to: Rational(1, 1000)).value
-            return options.fragmented ? ["cluster_time_limit": "\(milliseconds)", "flush_packets": "1"] : [:]
+            return fragmented ? ["cluster_time_limit": "\(milliseconds)", "flush_packets": "1"] : [:]
         }
         if container == .ts {
             // A transport stream is always readable up to its last packet; "fragmented" only
             // hands what is written to the OS at once. max_delay: the 0.7 s of decoder buffering
             // ffmpeg allows, which puts the first presentation 1.4 s after the clock starts, as
             // players (and the T-STD buffer model) expect.
-            return ["max_delay": "700000"].merging(options.fragmented ? ["flush_packets": "1"] : [:]) { $1 }
+            return ["max_delay": "700000"].merging(fragmented ? ["flush_packets": "1"] : [:]) { $1 }
         }
-        if options.fragmented {
+        if fragmented {
             let microseconds = options.fragmentDuration.converted(to: Rational(1, 1_000_000)).value
             // flush_packets: hand each completed fragment to the OS at once (libavformat only does
             // so by itself for unseekable outputs), so a killed process loses the current one only.

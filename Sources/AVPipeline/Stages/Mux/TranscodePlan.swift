@@ -112,6 +112,10 @@ public struct TranscodePlan: Sendable {
         if container == .hls && container.canHold(codec, segments: .fmp4) {
             throw .unsupportedCodec("\(CopyPlan.describe(track)): HLS's MPEG-TS segments cannot hold \(codec); fMP4 segments can (--fmp4)")
         }
+        if container == .flv {
+            let fix = track.kind == .video ? "--video-codec h264 encodes it" : "AAC encodes it"
+            throw .unsupportedCodec("\(CopyPlan.describe(track)): FLV (RTMP) carries H.264 video and AAC audio, not \(codec) (\(fix))")
+        }
         throw .unsupportedCodec("\(CopyPlan.describe(track)): \(container.rawValue.uppercased()) cannot hold \(codec)")
     }
 }

@@ -34,6 +34,10 @@ public struct EncodedAudioOutput: Sendable {
     public var metadata: [String: String]
     /// Cover picture of an M4A/MP4 made from a finished input.
     public var coverArt: CoverArt?
+    /// How a network output (`rtmp://`, `srt://`, an HLS upload) is connected, reconnected and copied.
+    public var network = NetworkOptions()
+    /// Written no faster than real time (a file pushed as a live stream).
+    public var realtime = false
 
     /// An output of `container` at `path`; the rest as the fields say.
     public init(path: String, container: Container, overwrite: Bool = false, recording: Recording? = nil, hls: HLSOptions = .init(),
@@ -62,13 +66,14 @@ public struct EncodedAudioOutput: Sendable {
                 return try await MP4Writer(upstream: stream, path: path, brand: container, overwrite: overwrite, metadata: metadata,
                                            coverArt: coverArt).run(progress: progress)
             }
-            return try await mux(stream, options: .init(container: container, overwrite: overwrite, hls: hls), progress: progress)
+            return try await mux(stream, options: .init(container: container, overwrite: overwrite, realtime: realtime, hls: hls, network: network),
+                                 progress: progress)
         }
         // A recording is written under its final name in fragments, so a killed run keeps all
         // but the last (Matroska and TS are such a series by nature).
         let fragmented = !(recording.faststart && container.isGapless)
         return try await mux(stream, options: .init(container: container, fragmented: fragmented, fragmentDuration: recording.fragment,
-                                                    overwrite: overwrite, hls: hls), progress: progress)
+                                                    overwrite: overwrite, realtime: realtime, hls: hls, network: network), progress: progress)
     }
 
     private func mux<Upstream: SampleSource>(_ stream: Upstream, options: Muxer.Options,
@@ -79,7 +84,7 @@ public struct EncodedAudioOutput: Sendable {
         let summary = try await muxer.run(progress: progress)
         // Complete: fragments no longer need to protect it, and a regular file can say where the audio lies.
         // A pipe or device was written as a stream: there is nothing to read back and rewrite.
-        if options.fragmented, container.isGapless, !StreamOutput.isStream(path), let gapless = muxer.gapless {
+        if options.fragmented, container.isGapless, !StreamOutput.isStream(path), !path.contains("://"), let gapless = muxer.gapless {
             try await FragmentedRecording.finish(path: path, container: container, gapless: gapless)
         }
         return WriteSummary(path: summary.path, packets: summary.tracks.first?.packets ?? 0, bytes: summary.tracks.first?.bytes ?? 0,

@@ -1,0 +1,54 @@
+internal import CFFmpeg
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a network output is connected: the protocols its address may use, how long any read or
+/// write may wait (a server that stops answering ends the run instead of hanging it), and the flag
+/// that interrupts a blocked call when the run is cancelled.
+struct NetworkConnection {
+    let output: NetworkOutput
+    /// The longest any connect, read or write may wait.
+    let timeout: Duration
+    let interrupt: InterruptFlag
+
+    /// The protocol options given to `avio_open2` (the hls muxer gets its own, see `HLSOptions`).
+    var protocolOptions: [String: String] {
+        var options = ["protocol_whitelist": output.scheme.whitelist, "rw_timeout": "\(microseconds)"]
+        // SRT's live mode drops what is unacknowledged when the socket closes (the stream's last
+        // half second): closing waits for it, up to 5 s.
+        if output.scheme == .srt { options["linger"] = "\(min(max(microseconds / 1_000_000, 1), 5))" }
+        return options
+    }
+
+    /// `timeout` in microseconds, FFmpeg's unit for it.
+    var microseconds: Int64 {
+        let (seconds, attoseconds) = timeout.components
+        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    }
+
+    /// What a failed connect or write means, in words: FFmpeg's message, and its log's reason when
+    /// it gave one (an RTMP server's refusal of the stream name).
+    static func describe(_ code: Int32, reason: String?) -> String {
+        let text: String
+        switch avp_errno_of(code) {
+        case ECONNREFUSED: text = "connection refused (is the server running, and listening on that port?)"
+        case ETIMEDOUT: text = "timed out (the server did not answer)"
+        case EPIPE, ECONNRESET: text = "the server closed the connection (\(ffmpegErrorText(code)))"
+        default: text = ffmpegErrorText(code)
+        }
+        guard let reason, !reason.isEmpty, !text.contains(reason) else { return text }
+        return "\(text): \(reason.trimmingCharacters(in: " \n"))"
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var view = Substring(self)
+        while let first = view.first, set.contains(first) { view = view.dropFirst() }
+        while let last = view.last, set.contains(last) { view = view.dropLast() }
+        return String(view)
+    }
+}

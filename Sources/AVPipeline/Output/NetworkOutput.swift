@@ -1,0 +1,107 @@
+internal import CFFmpeg
+
+/// An output that is a network address: a live stream pushed to a server (`rtmp://`, `rtmps://`,
+/// `srt://`) or an HLS stream uploaded with HTTP PUT (`http(s)://…/NAME.m3u8`). libavformat opens
+/// it itself: nothing is staged, committed or taken back, so only containers that stream go there.
+struct NetworkOutput {
+    /// The schemes avpipe writes to, each with the protocols it may use underneath (FFmpeg's
+    /// `protocol_whitelist`): an address never leads to a local file or another protocol.
+    enum Scheme: String, CaseIterable {
+        case rtmp, rtmps, srt, http, https
+
+        /// The scheme of `path` when it is one of these (`RTMP://` too), nil for anything else.
+        init?(of path: String) {
+            guard let colon = path.firstIndex(of: ":"), path[colon...].hasPrefix("://"),
+                  let scheme = Scheme(rawValue: path[..<colon].lowercased()) else { return nil }
+            self = scheme
+        }
+
+        /// What a stream to this scheme is written in: FLV over RTMP, MPEG-TS over SRT (as ffmpeg
+        /// and SRT receivers expect); nil for HTTP, where the name says (an HLS playlist).
+        var impliedContainer: Container? {
+            switch self {
+            case .rtmp, .rtmps: .flv
+            case .srt: .ts
+            case .http, .https: nil
+            }
+        }
+
+        /// A live stream over one connection (not a series of uploads).
+        var isStream: Bool { impliedContainer != nil }
+
+        var whitelist: String {
+            switch self {
+            case .rtmp: "rtmp,tcp"
+            case .rtmps: "rtmps,tls,tcp"
+            case .srt: "srt"
+            case .http: "http,tcp"
+            case .https: "https,tls,tcp"
+            }
+        }
+    }
+
+    let url: String
+    let scheme: Scheme
+
+    /// Whether `path` is written as an address (`scheme://…`) rather than a file name; such a
+    /// path with a scheme avpipe does not write to is refused by `init(path:container:)`.
+    static func looksLikeURL(_ path: String) -> Bool {
+        guard let colon = path.firstIndex(of: ":"), colon != path.startIndex, path[colon...].hasPrefix("://") else { return false }
+        return path[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
+
+    /// The address `path` names, checked for `container`; nil when `path` is a file name.
+    init?(path: String, container: Container) throws(AVPipelineError) {
+        guard Self.looksLikeURL(path) else { return nil }
+        let supported = "avpipe writes to rtmp://, rtmps://, srt:// (a live stream) and http(s)://…/NAME.m3u8 (an HLS upload)"
+        guard let scheme = Scheme(of: path) else {
+            throw .invalidOption(name: "output", value: path, reason: supported)
+        }
+        guard avio_find_protocol_name(path) != nil else {
+            throw .unsupportedFormat("this FFmpeg build has no \(scheme.rawValue) protocol ('\(path)')")
+        }
+        switch scheme {
+        case .rtmp, .rtmps:
+            guard container == .flv else {
+                throw .invalidOption(name: "output", value: path, reason: "RTMP carries FLV (H.264 + AAC), not \(container.rawValue.uppercased())")
+            }
+        case .srt:
+            guard container.streams, container != .hls else {
+                throw .invalidOption(name: "output", value: path, reason: "SRT carries a stream that is written front to back: TS (the default), Matroska or FLV")
+            }
+        case .http, .https:
+            guard container == .hls else {
+                throw .invalidOption(name: "output", value: path,
+                                     reason: "an http(s) output is an HLS stream uploaded with PUT: name its playlist (…/NAME.m3u8)")
+            }
+        }
+        url = path
+        self.scheme = scheme
+        if !scheme.isStream { try checkPlaylistName() }
+    }
+
+    // MARK: HLS upload
+
+    /// The playlist's address without its name: the segments go beside it.
+    var base: String { String(url[..<url.lastIndex(of: "/")!]) }
+    /// The playlist's name without `.m3u8`: every segment name starts with it.
+    var stem: String { String(url[url.index(after: url.lastIndex(of: "/")!)...].dropLast(5)) }
+    /// The hls muxer's segment address pattern (`%d` counts from 0).
+    func segmentPattern(fmp4: Bool) -> String { "\(base)/\(stem)%d.\(fmp4 ? "m4s" : "ts")" }
+    /// The fMP4 initialization segment, named relative to the playlist.
+    var initName: String { "\(stem)-init.mp4" }
+
+    /// The address names a playlist whose segments can be named after it (see `HLSFolder`).
+    private func checkPlaylistName() throws(AVPipelineError) {
+        let afterScheme = url[url.firstRange(of: "://")!.upperBound...]
+        guard let slash = afterScheme.firstIndex(of: "/"), url.lowercased().hasSuffix(".m3u8"), stem.count > 0 else {
+            throw .invalidOption(name: "output", value: url, reason: "an HLS upload names its playlist: http://host/path/NAME.m3u8")
+        }
+        // A query or fragment would be cut from each segment's address by the muxer's pattern;
+        // '%' is the pattern's own character.
+        if afterScheme[slash...].contains(where: { "%#?".contains($0) || ($0.asciiValue ?? 0x20) < 0x20 }) {
+            throw .invalidOption(name: "output", value: url,
+                                 reason: "'%', '#', '?' and control characters are not allowed in an HLS upload's path: the segments' addresses are made from it")
+        }
+    }
+}
