@@ -40,10 +40,7 @@ import TestSupport
         let server = try NginxServer.started()
         let folder = TemporaryDirectory()
         let movie = try Self.movie(folder)
-        let hls = server.root + "/hls"
-        try FileManager.default.createDirectory(atPath: hls, withIntermediateDirectories: true)
-        try MediaFactory.ffmpeg(["-v", "error", "-i", movie, "-c", "copy", "-f", "hls", "-hls_time", "1",
-                                 "-hls_playlist_type", "vod", hls + "/index.m3u8"])
+        let hls = try Self.serveHLS(movie, on: server)
         let segments = try FileManager.default.contentsOfDirectory(atPath: hls).filter { $0.hasSuffix(".ts") }
         try #require(segments.count >= 2, "\(segments)")
         let local = try Self.decoded(hls + "/index.m3u8", folder, "local", ["--allow-indirection"])
@@ -162,15 +159,21 @@ import TestSupport
         #expect(try FileManager.default.attributesOfItem(atPath: segment)[.modificationDate] as? Date == before as? Date)
     }
 
+    /// `movie` cut by ffmpeg into a VOD HLS stream of 1 s segments in the server's `hls/` folder; returns that folder.
+    static func serveHLS(_ movie: String, on server: NginxServer) throws -> String {
+        let hls = server.root + "/hls"
+        try FileManager.default.createDirectory(atPath: hls, withIntermediateDirectories: true)
+        try MediaFactory.ffmpeg(["-v", "error", "-i", movie, "-c", "copy", "-f", "hls", "-hls_time", "1",
+                                 "-hls_playlist_type", "vod", hls + "/index.m3u8"])
+        return hls
+    }
+
     /// A segment served cut short leaves a hole in the timeline: an error, not a shorter success.
     @Test func aTruncatedSegmentIsAnError() throws {
         let server = try NginxServer.started()
         let folder = TemporaryDirectory()
         let movie = try Self.movie(folder)
-        let hls = server.root + "/hls"
-        try FileManager.default.createDirectory(atPath: hls, withIntermediateDirectories: true)
-        try MediaFactory.ffmpeg(["-v", "error", "-i", movie, "-c", "copy", "-f", "hls", "-hls_time", "1",
-                                 "-hls_playlist_type", "vod", hls + "/index.m3u8"])
+        let hls = try Self.serveHLS(movie, on: server)
         let first = try Data(contentsOf: URL(fileURLWithPath: hls + "/index0.ts"))
         try first.prefix(first.count / 2).write(to: URL(fileURLWithPath: hls + "/index0.ts"))
         try Self.expectFailure(server.httpURL("hls/index.m3u8"), saying: "invalid data")

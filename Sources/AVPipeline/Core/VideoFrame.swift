@@ -61,12 +61,8 @@ extension VideoFrame {
             throw AVPipelineError.invalidOption(name: "picture size", value: "\(format.width)x\(format.height)",
                                                 reason: "must be between 1 and 16384 pixels a side")
         }
-        let frame = try Frame()
+        let frame = try Frame(picture: format.pixelFormat, width: format.width, height: format.height)
         let f = frame.pointer
-        f.pointee.format = format.pixelFormat.avValue.rawValue
-        f.pointee.width = Int32(format.width)
-        f.pointee.height = Int32(format.height)
-        try check(av_frame_get_buffer(f, 0), "av_frame_get_buffer")
         f.pointee.pts = presentationTime ?? avp_nopts_value()
         if let duration { avp_frame_set_duration(f, duration) }
         if let sar = format.sampleAspectRatio { f.pointee.sample_aspect_ratio = sar.avValue }

@@ -25,6 +25,15 @@ final class Frame {
         }
     }
 
+    /// A frame with its own picture planes: `width`×`height` in `format`.
+    convenience init(picture format: PixelFormat, width: Int, height: Int) throws(AVPipelineError) {
+        try self.init()
+        pointer.pointee.format = format.avValue.rawValue
+        pointer.pointee.width = Int32(width)
+        pointer.pointee.height = Int32(height)
+        try check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer")
+    }
+
     deinit {
         var owned: UnsafeMutablePointer<AVFrame>? = pointer
         av_frame_free(&owned)

@@ -34,12 +34,8 @@ final class Scaler {
 
     /// Converts `frame` into a new frame of the target format and size (timestamps carried over).
     func convert(_ frame: UnsafePointer<AVFrame>) throws(AVPipelineError) -> Frame {
-        let output = try Frame()
+        let output = try Frame(picture: target.format, width: target.width, height: target.height)
         let o = output.pointer
-        o.pointee.format = target.format.avValue.rawValue
-        o.pointee.width = Int32(target.width)
-        o.pointee.height = Int32(target.height)
-        try check(av_frame_get_buffer(o, 0), "av_frame_get_buffer")
         try check(av_frame_copy_props(o, frame), "av_frame_copy_props")
         let rows = withUnsafePointer(to: frame.pointee.data) { source in
             withUnsafePointer(to: frame.pointee.linesize) { sourceStrides in
