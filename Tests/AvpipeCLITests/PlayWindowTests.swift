@@ -437,7 +437,7 @@ import TestSupport
         let (goodRun, goodPeak) = try peakMiB("'\(Locations.avpipe)' play '\(good)' --stats")
         let (badRun, badPeak) = try peakMiB("'\(Locations.avpipe)' play '\(bad)' --stats")
         // Both play every picture through (shown, or dropped when the loaded machine starves the
-        // player for over a frame: zero drops is a720pClipPlaysWithoutDroppedFrames' claim, not this one's).
+        // player for over a frame: zero drops is scripts/bench's play-720p-60s claim, not this one's).
         for run in [goodRun, badRun] {
             let counts = run.stdoutText.firstMatch(of: /pictures shown ([0-9]+), dropped ([0-9]+),/).map { (Int($0.1)!, Int($0.2)!) }
             #expect(run.status == 0 && counts.map { $0.0 + $0.1 == 240 && $0.1 <= 12 } == true, "\(run.stdoutText) \(run.stderrText)")
@@ -448,17 +448,19 @@ import TestSupport
         #expect(pipedPeak - goodPeak < 64 + 16, "a pipe parks at most 64 MiB: \(pipedPeak) MiB")
     }
 
-    /// A 720p30 H.264 clip plays without dropping a picture on this machine.
-    @Test func a720pClipPlaysWithoutDroppedFrames() throws {
+    /// A 720p30 H.264 clip plays through in sync: every picture shown or, when the machine starves
+    /// the player for over a frame, dropped and counted. Zero drops on an idle machine is a speed
+    /// claim, measured by `scripts/bench --jobs play-720p-60s`, not here (CI runs suites side by side).
+    @Test func a720pClipPlaysThroughInSync() throws {
         let stage = try Stage.make()
         let clip = stage.folder.file("hd.mp4")
         try Self.makeClip(clip, size: "1280x720", seconds: 6)
         let result = try Subprocess.run(Locations.avpipe, ["play", clip, "--stats"], environment: stage.environment)
         #expect(result.status == 0, "\(result.stderrText)")
         let stats = result.stdoutText
-        #expect(stats.contains("dropped 0,"), "\(stats)")
-        let shown = stats.split(separator: " ").drop { $0 != "shown" }.dropFirst().first.flatMap { Int($0.dropLast()) } ?? 0
-        #expect(shown >= 178, "\(stats)")
+        let counts = try #require(stats.firstMatch(of: /pictures shown ([0-9]+), dropped ([0-9]+),/), "--stats: \(stats)")
+        let (shown, dropped) = (try #require(Int(counts.1)), try #require(Int(counts.2)))
+        #expect(shown + dropped == 180 && dropped <= 18, "\(stats)")
         // "A/V offset mean M ms, max X ms": how late on the audio clock the shown pictures reached
         // the window (one over a frame, 33 ms, late would have been dropped).
         let offsets = try #require(stats.firstMatch(of: /A\/V offset mean (-?[0-9.]+) ms, max ([0-9.]+) ms/), "--stats: \(stats)")
