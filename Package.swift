@@ -16,7 +16,7 @@ let ffmpegPkgConfig: String? = nil
 let ffmpegLinks: [LinkerSetting] = []
 #else
 let ffmpegPkgConfig: String? = "libavformat"
-let ffmpegLinks: [LinkerSetting] = ["avformat", "avcodec", "avutil", "swresample", "swscale"].map { .linkedLibrary($0) }
+let ffmpegLinks: [LinkerSetting] = ["avdevice", "avformat", "avcodec", "avutil", "swresample", "swscale"].map { .linkedLibrary($0) }
 #endif
 
 let package = Package(

@@ -12,6 +12,7 @@ packages=(
     libavutil-dev
     libswresample-dev
     libswscale-dev
+    libavdevice-dev # screen (x11grab) and camera (v4l2) capture
     libsdl2-dev
     # test oracles and media generation
     ffmpeg
@@ -30,6 +31,7 @@ packages=(
     # manager (full screen is the window manager's job)
     xvfb
     x11-apps
+    x11-xserver-utils   # xsetroot: the screen flashes of the capture sync test
     xdotool
     openbox
     # network inputs and outputs: a real HTTP/WebDAV and RTMP server, and a real browser playing HLS

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <libavcodec/avcodec.h>
 #include <libavcodec/bsf.h>
+#include <libavdevice/avdevice.h>
 #include <libavformat/avformat.h>
 #include <libavformat/avio.h>
 #include <libavutil/audio_fifo.h>

@@ -15,6 +15,7 @@
 
 #include <dlfcn.h>
 #include <libavcodec/version.h>
+#include <libavdevice/version.h>
 #include <libavformat/version.h>
 #include <libavutil/version.h>
 #include <libswresample/version.h>
@@ -72,6 +73,7 @@ static void resolve_all(void) {
         "libswscale.so." AVP_STRING(LIBSWSCALE_VERSION_MAJOR),
         "libavcodec.so." AVP_STRING(LIBAVCODEC_VERSION_MAJOR),
         "libavformat.so." AVP_STRING(LIBAVFORMAT_VERSION_MAJOR),
+        "libavdevice.so." AVP_STRING(LIBAVDEVICE_VERSION_MAJOR),
     };
     void *handles[sizeof libraries / sizeof libraries[0]];
     for (unsigned i = 0; i < sizeof libraries / sizeof libraries[0]; i++) {

@@ -45,7 +45,7 @@ struct VideoEncodingArguments: ParsableArguments {
         }
     }
 
-    private var hasEncoderSettings: Bool {
+    var hasEncoderSettings: Bool {
         crf != nil || preset != nil || tune != nil || profile != nil || videoBitrate != nil || maxrate != nil || gop != nil
             || bframes != nil || fps != nil || width != nil || height != nil || pixelFormat != nil || !encoderOptions.isEmpty
     }

@@ -31,8 +31,9 @@ public final class PulseAudioServer: @unchecked Sendable {
     }
 
     /// A started server; where the tools are installed, one that does not start is a failure.
-    public static func started(sampleRate: Int = 44_100, channels: Int = 2, toneSource: Int? = nil) throws -> PulseAudioServer {
-        let (server, reason) = start(sampleRate: sampleRate, channels: channels, toneSource: toneSource)
+    public static func started(sampleRate: Int = 44_100, channels: Int = 2, toneSource: Int? = nil,
+                               microphone: Bool = false) throws -> PulseAudioServer {
+        let (server, reason) = start(sampleRate: sampleRate, channels: channels, toneSource: toneSource, microphone: microphone)
         guard let server else { throw TestFailure(reason ?? "pulseaudio did not start") }
         return server
     }
@@ -49,7 +50,12 @@ public final class PulseAudioServer: @unchecked Sendable {
     /// what it counted at the start; with 2 s between events, the thread stays in that loop after
     /// the device is started (SDL 2.32: no audio for 5 s in most runs). SDL 2.26 flushes without
     /// waiting. The first null sink stays the default sink (SDL 2.26 crashes on a server without any sink).
-    public static func start(sampleRate: Int = 44_100, channels: Int = 2, toneSource: Int? = nil) -> (server: PulseAudioServer?, reason: String?) {
+    /// `microphone`: the same capture device with the sine turned down to 1 % (a quiet room, which
+    /// keeps the sink running in small blocks: a silent one leaves SDL's capture without audio for
+    /// seconds), for sounds played into `toneSinkName` (`pacat -d avpipe_tone_sink`) to stand out.
+    public static func start(sampleRate: Int = 44_100, channels: Int = 2, toneSource: Int? = nil,
+                             microphone: Bool = false) -> (server: PulseAudioServer?, reason: String?) {
+        let toneSource: Int? = microphone ? 440 : toneSource
         if let missing = missingTool { return (nil, missing) }
         let server = PulseAudioServer(sampleRate: sampleRate, channels: channels)
         // -n: no default configuration; --system=false with a private runtime dir also works as root.
@@ -71,6 +77,11 @@ public final class PulseAudioServer: @unchecked Sendable {
             if toneSource != nil {
                 let chosen = try Subprocess.run("pactl", ["set-default-source", toneSourceName], environment: server.environment)
                 guard chosen.status == 0 else { return (nil, "pulseaudio started but its tone source is missing: \(chosen.stderrText)") }
+                if microphone {
+                    // The sine is the server's only stream: sink input 0.
+                    let quiet = try Subprocess.run("pactl", ["set-sink-input-volume", "0", "1%"], environment: server.environment)
+                    guard quiet.status == 0 else { return (nil, "pulseaudio started but its tone cannot be turned down: \(quiet.stderrText)") }
+                }
             }
         } catch {
             return (nil, "pulseaudio could not be run: \(error)")

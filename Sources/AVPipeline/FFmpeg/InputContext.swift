@@ -4,22 +4,22 @@ internal import CFFmpeg
 ///
 /// Each kind opens its own way in `InputContext`: a local file through the `file` protocol, a buffer
 /// in memory through custom AVIO (no temporary file), a URL through its scheme's protocols only
-/// (`NetworkAddress`). A URL and a capture device are kinds of their own, never a path that happens
-/// to work; devices are refused until their opening is written.
+/// (`NetworkAddress`), a capture device by its libavdevice demuxer (`DeviceOpening`). A URL and a
+/// capture device are kinds of their own, never a path that happens to work.
 enum InputSource: Sendable {
     case file(path: String)
     case memory(name: String, bytes: [UInt8])
     /// A network address (`https://…`, `rtmp://…`), read through its scheme's protocol.
     case url(String)
-    /// A capture device (a camera, a screen, a microphone), read by a libavdevice demuxer.
-    case device(DeviceKind, name: String)
+    /// A capture device (a screen, a camera), read by a libavdevice demuxer.
+    case device(DeviceOpening)
 
     var label: String {
         switch self {
         case .file(let path): path
         case .memory(let name, _): name
         case .url(let url): url
-        case .device(_, let name): name
+        case .device(let device): device.label
         }
     }
 
@@ -59,8 +59,9 @@ final class InputContext {
     /// The address of a network input (nil for a local one): its errors are named from it.
     let network: NetworkAddress?
     private let nestedOpens: NestedOpenGuard
-    /// Freed after the format context (custom I/O is never closed by `avformat_close_input`).
-    private let io: IOContext
+    /// Freed after the format context (custom I/O is never closed by `avformat_close_input`); nil
+    /// for a device, which its demuxer opens itself.
+    private let io: IOContext?
     /// Where reading the header stopped, before any packet was read.
     private(set) var headerEnd: Int64 = 0
 
@@ -102,9 +103,17 @@ final class InputContext {
             io = try IOContext(url: address, interrupt: interrupt, options: network!.openOptions(timeout: timeout, whitelist: whitelist)) {
                 rc, logged in network!.error(rc, timeout: timeout, logged: logged)
             }
-        case .device(let kind, _):
-            throw .deviceUnavailable(kind, reason: "capture devices are not read through FFmpeg yet")
+        case .device(let device):
+            // The device's demuxer opens it itself: no bytes to probe, nothing else it may open.
+            io = nil
+            var context: UnsafeMutablePointer<AVFormatContext>? = try allocated(avformat_alloc_context())
+            if let interrupt { context!.pointee.interrupt_callback = interrupt.callback }
+            nestedOpens = NestedOpenGuard(installingIn: context!, allowing: [])
+            pointer = try device.open(&context)
+            try verifyLimits()
+            return
         }
+        let io = self.io!
         let format = try Self.recognise(io, url: url, path: path, policy: policy, interrupt: interrupt, network: network)
         if let network, String(cString: format.pointee.name) == "hls" {
             try RemotePlaylistCheck.verify(network, timeout: policy.networkTimeout, whitelist: whitelist, interrupt: interrupt)

@@ -164,8 +164,8 @@ import TestSupport
     }
 
     /// A URL and a capture device are inputs of their own kind: a URL is read only through a
-    /// network scheme's protocols (never `file`, never one this FFmpeg lacks); a device is refused
-    /// as unavailable until capture devices are read.
+    /// network scheme's protocols (never `file`, never one this FFmpeg lacks); a device is opened
+    /// by its libavdevice demuxer, and one that is not there is unavailable, named.
     @Test func urlAndDeviceInputsAreInputsOfTheirOwnKind() {
         for url in ["ftp://127.0.0.1/movie.mp4", "file:///etc/passwd", "data:video/mp2t;base64,AAAA"] {
             #expect { try InputContext(source: .url(url)) } throws: {
@@ -173,9 +173,10 @@ import TestSupport
                 return path == url
             }
         }
-        #expect { try InputContext(source: .device(.camera, name: "/dev/video0")) } throws: {
-            guard case AVPipelineError.deviceUnavailable(.camera, _) = $0 else { return false }
-            return "\($0)".hasPrefix("no camera available")
+        let camera = DeviceOpening(kind: .camera, demuxer: "v4l2", name: "/dev/video9", options: [:], label: "/dev/video9")
+        #expect { try InputContext(source: .device(camera)) } throws: {
+            guard case AVPipelineError.deviceUnavailable(.camera, let reason) = $0 else { return false }
+            return "\($0)".hasPrefix("no camera available") && reason.contains("/dev/video9")
         }
     }
 

@@ -36,10 +36,14 @@ final class CaptureRing: Sendable {
         var overruns: [Overrun] = []
     }
 
-    init(capacityFrames: Int, bytesPerFrame: Int) {
+    /// Told of every delivery (frames so far, and when), to place the audio on a shared clock.
+    private let clock: (clock: CaptureClock, sampleRate: Int)?
+
+    init(capacityFrames: Int, bytesPerFrame: Int, clock: (clock: CaptureClock, sampleRate: Int)? = nil) {
         precondition(capacityFrames > 0 && bytesPerFrame > 0)
         self.capacityFrames = capacityFrames
         self.bytesPerFrame = bytesPerFrame
+        self.clock = clock
         state = LockedState(State(storage: .allocate(byteCount: capacityFrames * bytesPerFrame, alignment: 16)))
     }
 
@@ -68,6 +72,7 @@ final class CaptureRing: Sendable {
                 (state.storage + ringByte).copyMemory(from: base + (skipped * bytesPerFrame) + linearByte, byteCount: byteCount)
             }
             state.written += Int64(frames)
+            clock?.clock.audioDelivered(frames: state.written, sampleRate: clock!.sampleRate, now: MonotonicTime.nanoseconds())
         }
     }
 

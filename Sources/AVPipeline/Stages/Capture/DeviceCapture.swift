@@ -34,11 +34,15 @@ public final class DeviceCapture: SampleSource {
         public var duration: MediaTime?
         /// A device that delivers nothing for this many seconds is an error, not an endless wait.
         public var stallTimeout: Double
+        /// The clock a recording's captures share (`VideoCapture` places its pictures on this
+        /// audio's timeline). With a clock, the device starts as soon as the capture is made, so
+        /// that the clock runs before anything is pulled.
+        public var clock: CaptureClock?
 
         /// The default device in its own format, 1024-frame chunks, a 4 s ring, until stopped, failing
         /// after 5 s without audio, unless told otherwise.
         public init(device: String? = nil, sampleRate: Int? = nil, channelCount: Int? = nil, chunkFrames: Int = 1024,
-                    bufferDuration: Double = 4, duration: MediaTime? = nil, stallTimeout: Double = 5) {
+                    bufferDuration: Double = 4, duration: MediaTime? = nil, stallTimeout: Double = 5, clock: CaptureClock? = nil) {
             self.device = device
             self.sampleRate = sampleRate
             self.channelCount = channelCount
@@ -46,6 +50,7 @@ public final class DeviceCapture: SampleSource {
             self.bufferDuration = bufferDuration
             self.duration = duration
             self.stallTimeout = stallTimeout
+            self.clock = clock
         }
     }
 
@@ -120,9 +125,11 @@ public final class DeviceCapture: SampleSource {
         control = Control(sampleRate: input.format.sampleRate)
         let bytesPerFrame = outputFormat.channelCount * outputFormat.sampleFormat.bytesPerSample
         let capacity = Swift.max(Int(options.bufferDuration * Double(outputFormat.sampleRate)), options.chunkFrames * 2)
-        ring = CaptureRing(capacityFrames: capacity, bytesPerFrame: bytesPerFrame)
+        ring = CaptureRing(capacityFrames: capacity, bytesPerFrame: bytesPerFrame,
+                           clock: options.clock.map { ($0, input.format.sampleRate) })
         buffers = AudioBufferPool(format: outputFormat)
         endFrame = options.duration.map { $0.converted(to: input.format.sampleTimeBase).value }
+        if options.clock != nil { startDevice() }
     }
 
     deinit { input.close() }
@@ -132,10 +139,7 @@ public final class DeviceCapture: SampleSource {
 
     public func next() async throws -> PCMBuffer? {
         guard !ended else { return nil }
-        if !started {
-            started = true
-            input.start(into: ring)
-        }
+        startDevice()
         var waited = 0.0
         // One frame for this chunk, kept across the waits for it (a new one only if the wanted
         // count changes as `duration` nears its end).
@@ -170,6 +174,12 @@ public final class DeviceCapture: SampleSource {
                 try? await Task.sleep(for: .seconds(seconds))
             }
         }
+    }
+
+    private func startDevice() {
+        guard !started else { return }
+        started = true
+        input.start(into: ring)
     }
 
     /// A whole chunk, or less where `duration` ends sooner; 0 once it has.

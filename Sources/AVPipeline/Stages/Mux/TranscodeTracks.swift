@@ -23,12 +23,8 @@ extension Muxer {
         let end = plan.duration.flatMap { duration in from.map { $0 + duration } }
         var notices: [String] = [], encoderInput: VideoFormat?, aacBitRate: Int?
         if let (track, work) = plan.video {
-            if case .encode(var options) = work {
-                options.globalHeader = wantsGlobalHeader
-                if container == .hls, options.keyframeEvery == nil { options.keyframeEvery = self.options.hls.segmentDuration }
-                // A live stream is joined (and, after a reconnection, resumed) at a keyframe:
-                // one every 2 s, as ingest servers ask, unless told otherwise.
-                if container == .flv, options.keyframeEvery == nil, options.keyframeInterval == nil { options.keyframeEvery = .seconds(2) }
+            if case .encode(let asked) = work {
+                let options = videoEncoderOptions(asked)
                 let encoder = try demuxer.encodedVideo(track, options: options, end: end,
                                                        metadata: self.options.keepsTrackMetadata ? track.metadata : [:])
                 notices = encoder.notices

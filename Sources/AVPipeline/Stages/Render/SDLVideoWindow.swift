@@ -57,7 +57,7 @@ final class SDLVideoWindow: @unchecked Sendable {
         let size = PictureLayout.displaySize(of: format)
         let setup = WindowThread.Setup(title: title, width: size.width, height: size.height, fullscreen: fullscreen)
         let (mailbox, continuation, finished) = (self.mailbox, self.continuation, self.finished)
-        Self.spawn {
+        DetachedThread.spawn {
             let thread = WindowThread(setup: setup, mailbox: mailbox, inputs: continuation)
             outcome.withLock { $0 = thread.open() }
             opened.signal()
@@ -103,23 +103,6 @@ final class SDLVideoWindow: @unchecked Sendable {
         var event = SDL_Event()
         event.type = avp_sdl_user_event()
         _ = SDL_PushEvent(&event)
-    }
-
-    /// Runs `body` on a new detached thread.
-    private static func spawn(_ body: @escaping @Sendable () -> Void) {
-        final class Box: @unchecked Sendable {
-            let body: @Sendable () -> Void
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        }
-        let context = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { context in
-            let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-            box.body()
-            return nil
-        }, context)
-        precondition(rc == 0, "pthread_create failed: \(rc)")
-        pthread_detach(thread)
     }
 }
 

@@ -1,0 +1,36 @@
+internal import CFFmpeg
+
+/// How one capture device is opened through libavdevice: which demuxer (`x11grab`, `v4l2`), the
+/// name it takes (a display, a device node) and its options (frame rate, size). Devices are
+/// demuxers, so a device is read as a file is, through `InputContext`.
+struct DeviceOpening: Sendable {
+    let kind: DeviceKind
+    /// The libavdevice demuxer.
+    let demuxer: String
+    /// What the demuxer opens: `:0.0+X,Y` for x11grab, `/dev/videoN` for v4l2.
+    let name: String
+    /// Demuxer options; one it does not take is an error naming it.
+    let options: [String: String]
+    /// The device as errors name it.
+    let label: String
+
+    /// Opens the device into `context` (allocated by the caller; freed by FFmpeg if this fails).
+    func open(_ context: inout UnsafeMutablePointer<AVFormatContext>?) throws(AVPipelineError) -> UnsafeMutablePointer<AVFormatContext> {
+        // libavdevice's demuxers are found by name only once registered (cheap, idempotent).
+        avdevice_register_all()
+        guard let format = av_find_input_format(demuxer) else {
+            throw .deviceUnavailable(kind, reason: "this FFmpeg has no '\(demuxer)' input (libavdevice was built without it)")
+        }
+        let kind = kind, name = name, label = label
+        try withDictionary(options) { dictionary throws(AVPipelineError) in
+            let (outcome, logged) = FFmpegLog.explaining { () -> Int32 in avformat_open_input(&context, name, format, dictionary) }
+            let rc = (try? outcome.get()) ?? avp_error_einval()
+            guard rc >= 0 else {
+                if rc == avp_error_exit() { throw .cancelled }
+                if rc == avp_error_enomem() { throw .outOfMemory }
+                throw .deviceUnavailable(kind, reason: "\(label): \(logged ?? ffmpegErrorText(rc))")
+            }
+        }
+        return try allocated(context)
+    }
+}

@@ -1,0 +1,13 @@
+extension Muxer {
+    /// `options` completed with what this output asks of a video encoder: codec set-up in the
+    /// header where the container keeps it there (MP4, MKV, FLV), a keyframe at every HLS segment
+    /// start, and on a live stream (FLV) one every 2 s unless told otherwise — a stream is joined,
+    /// and resumed after a reconnection, at a keyframe.
+    public func videoEncoderOptions(_ options: VideoEncoderOptions) -> VideoEncoderOptions {
+        var options = options
+        options.globalHeader = wantsGlobalHeader
+        if container == .hls, options.keyframeEvery == nil { options.keyframeEvery = self.options.hls.segmentDuration }
+        if container == .flv, options.keyframeEvery == nil, options.keyframeInterval == nil { options.keyframeEvery = .seconds(2) }
+        return options
+    }
+}

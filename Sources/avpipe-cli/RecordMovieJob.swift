@@ -1,0 +1,94 @@
+import AVPipeline
+
+/// A recording with pictures: a screen or a camera, with the microphone unless `--no-audio`, both
+/// on one `CaptureClock`, encoded and muxed as they arrive. Written like an audio recording: an
+/// MP4/MOV in fragments under its final name (each starting at a keyframe), so a killed run keeps
+/// all but its last fragment; Ctrl-C or SIGTERM stops both devices and completes the file.
+struct RecordMovieJob: Sendable {
+    let output: String
+    let container: Container
+    let overwrite: Bool
+    /// The microphone, or nil for pictures alone.
+    let microphone: DeviceCapture.Options?
+    let audioBitrate: Int?
+    let pictures: VideoCapture.Options
+    let encoding: VideoEncoderOptions
+    let fragment: MediaTime
+    let faststart: Bool
+    let hls: HLSOptions
+    let network: NetworkOptions
+
+    func run(graceful: GracefulStop) async throws {
+        let clock = microphone != nil ? CaptureClock() : nil
+        // The microphone first: with a clock it starts at once, and the pictures wait for it.
+        let sound: DeviceCapture?
+        do {
+            sound = try microphone.map { options in
+                var options = options
+                options.clock = clock
+                return try DeviceCapture(options: options)
+            }
+        } catch AVPipelineError.deviceUnavailable(.audioInput, let reason) {
+            throw AVPipelineError.deviceUnavailable(.audioInput, reason: reason + " (list the devices with 'avpipe record --list-devices'; --no-audio records pictures alone)")
+        }
+        var pictureOptions = pictures
+        pictureOptions.clock = clock
+        let camera = try VideoCapture(options: pictureOptions)
+        let soundControl = sound?.control, pictureControl = camera.control
+        graceful.install {
+            soundControl?.stop()
+            pictureControl.stop()
+        }
+        let status = RecordStatusLine(control: soundControl, sampleRate: sound?.outputFormat.sampleRate ?? 48_000, pictures: pictureControl)
+        let drawing = Task { await status.keepDrawing() }
+        defer { drawing.cancel() }
+
+        let fragmented = [.mp4, .mov].contains(container) && !faststart
+        let muxer = try Muxer(path: output, options: .init(container: container, fragmented: fragmented, fragmentDuration: fragment,
+                                                           overwrite: overwrite, hls: hls, network: network))
+        var encoding = encoding
+        // Each fragment starts at a keyframe: one at least every fragment.
+        if fragmented, encoding.keyframeEvery == nil, encoding.keyframeInterval == nil { encoding.keyframeEvery = fragment }
+        let encoder = try VideoEncoder(upstream: camera, options: muxer.videoEncoderOptions(encoding))
+        for notice in encoder.notices { printNotice(notice) }
+        // Pictures are encoded in a task of their own, so that waiting for the sound (which a
+        // sound server may deliver in blocks, late) never holds the camera's queue up: only
+        // encoding too slowly drops pictures. 32 packets: about a second of pictures.
+        try muxer.addVideo(encoder.prefetched(capacity: 32), label: camera.deviceName)
+        if let sound {
+            let device = sound.outputFormat
+            let asked = microphone!
+            let request = AudioFormatRequest(sampleRate: asked.sampleRate.flatMap { $0 == device.sampleRate ? nil : $0 },
+                                             channelLayout: asked.channelCount.flatMap { $0 == device.channelCount ? nil : .default(channelCount: $0) })
+            // Audio lost to an overrun stays in the file as silence, so the sound keeps the clock.
+            let continuous = sound.fillingGaps(from: .seconds(0))
+            if request.sampleRate != nil || request.channelLayout != nil {
+                try addSound(continuous.resampled(to: request), to: muxer)
+            } else {
+                try addSound(continuous, to: muxer)
+            }
+        }
+        try await muxer.run()
+        drawing.cancel()
+        await drawing.value
+        status.finish()
+        report(pictures: pictureControl.statistics, sound: soundControl?.statistics, rate: sound?.outputFormat.sampleRate ?? 1)
+    }
+
+    private func addSound<PCM: SampleSource>(_ pcm: PCM, to muxer: Muxer) throws where PCM.Buffer == PCMBuffer {
+        let encoder = try pcm.encodeAAC(.init(bitrate: audioBitrate))
+        EncodeJob.reportLowered(requested: audioBitrate, encoder: encoder)
+        try muxer.addAudio(encoder, label: "microphone")
+    }
+
+    /// Lost pictures and lost sound are never silent.
+    private func report(pictures: VideoCapture.Statistics, sound: DeviceCapture.Statistics?, rate: Int) {
+        if pictures.dropped > 0 {
+            printWarning("\(pictures.dropped) of \(pictures.captured) pictures were dropped because encoding fell behind the device (try a faster --preset, a lower --fps or a smaller --region)")
+        }
+        if let sound, sound.overrunCount > 0 {
+            let lost = Double(sound.droppedFrames) / Double(rate)
+            printWarning("\(sound.overrunCount) audio overrun(s): \(String(format3: lost)) s of audio were lost (kept as silence) because writing fell behind the device")
+        }
+    }
+}
