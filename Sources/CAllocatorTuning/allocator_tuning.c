@@ -21,3 +21,10 @@ void avp_keep_segment_buffers(void) {
     mallopt(M_TRIM_THRESHOLD, 8 * 1024 * 1024);
 #endif
 }
+
+void avp_keep_picture_buffers(void) {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 64 * 1024 * 1024);
+#endif
+}

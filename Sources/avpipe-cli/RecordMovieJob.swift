@@ -1,4 +1,5 @@
 import AVPipeline
+import CAllocatorTuning
 
 /// A recording with pictures: a screen or a camera, with the microphone unless `--no-audio`, both
 /// on one `CaptureClock`, encoded and muxed as they arrive. Written like an audio recording: an
@@ -19,6 +20,7 @@ struct RecordMovieJob: Sendable {
     let network: NetworkOptions
 
     func run(graceful: GracefulStop) async throws {
+        avp_keep_picture_buffers()
         let clock = microphone != nil ? CaptureClock() : nil
         // The microphone first: with a clock it starts at once, and the pictures wait for it.
         let sound: DeviceCapture?
@@ -51,10 +53,11 @@ struct RecordMovieJob: Sendable {
         if fragmented, encoding.keyframeEvery == nil, encoding.keyframeInterval == nil { encoding.keyframeEvery = fragment }
         let encoder = try VideoEncoder(upstream: camera, options: muxer.videoEncoderOptions(encoding))
         for notice in encoder.notices { printNotice(notice) }
-        // Pictures are encoded in a task of their own, so that waiting for the sound (which a
-        // sound server may deliver in blocks, late) never holds the camera's queue up: only
-        // encoding too slowly drops pictures. 32 packets: about a second of pictures.
-        try muxer.addVideo(encoder.prefetched(capacity: 32), label: camera.deviceName)
+        // Pictures are encoded in a task of their own, as they arrive, so that waiting for the
+        // sound (which a sound server may deliver in blocks, late) never holds the camera's
+        // queue up: only encoding too slowly drops pictures. Encoded pictures are small: room
+        // for 8 s of them keeps the encoder from waiting for the muxer.
+        try muxer.addVideo(encoder.prefetched(capacity: 256, live: true), label: camera.deviceName)
         if let sound {
             let device = sound.outputFormat
             let asked = microphone!

@@ -8,8 +8,9 @@
 /// drained): a wake-up costs ~10 µs, so small buffers must not pay one each. Errors reach the
 /// consumer after the buffers made before them; dropping or cancelling the consumer stops the upstream.
 ///
-/// For file-to-file jobs. Real-time consumers (playback) should pull directly: waiting for a batch
-/// adds latency.
+/// For file-to-file jobs. Real-time work (playback, a live recording) pulls directly, or makes the
+/// prefetch `live`: each buffer is handed over as soon as it is made, and the upstream resumes as
+/// soon as there is room, since waiting for a batch adds latency (and holds a live device up).
 public final class Prefetch<Upstream: SampleSource & SendableMetatype>: SampleSource
 where Upstream.Buffer: SendableMetatype {
     /// The upstream's buffers, handed on unchanged.
@@ -20,16 +21,18 @@ where Upstream.Buffer: SendableMetatype {
     private var upstream: Upstream?
     private var producer: Task<Void, Never>?
 
-    /// Runs `upstream` ahead by at most `capacity` buffers (1…4096) once the first buffer is pulled.
+    /// Runs `upstream` ahead by at most `capacity` buffers (1…4096) once the first buffer is pulled;
+    /// `live`: hands each buffer over at once instead of in batches.
     ///
     /// Throws `.invalidOption` for a capacity outside 1…4096.
-    public init(upstream: Upstream, capacity: Int = 128) throws {
+    public init(upstream: Upstream, capacity: Int = 128, live: Bool = false) throws {
         guard (1...4096).contains(capacity) else {
             throw AVPipelineError.invalidOption(name: "prefetch capacity", value: "\(capacity)", reason: "must be between 1 and 4096")
         }
         outputFormat = upstream.outputFormat
         self.upstream = upstream
-        handoff = BoundedHandoff(capacity: capacity, consumerBatch: Swift.max(capacity / 2, 1), producerResume: capacity / 4)
+        handoff = live ? BoundedHandoff(capacity: capacity)
+            : BoundedHandoff(capacity: capacity, consumerBatch: Swift.max(capacity / 2, 1), producerResume: capacity / 4)
     }
 
     deinit {
@@ -77,8 +80,9 @@ where Upstream.Buffer: SendableMetatype {
 }
 
 extension SampleSource where Self: SendableMetatype, Buffer: SendableMetatype {
-    /// This source run ahead in its own task, up to `capacity` buffers: see `Prefetch`.
-    public func prefetched(capacity: Int = 128) throws -> Prefetch<Self> {
-        try Prefetch(upstream: self, capacity: capacity)
+    /// This source run ahead in its own task, up to `capacity` buffers (handed over at once when
+    /// `live`): see `Prefetch`.
+    public func prefetched(capacity: Int = 128, live: Bool = false) throws -> Prefetch<Self> {
+        try Prefetch(upstream: self, capacity: capacity, live: live)
     }
 }

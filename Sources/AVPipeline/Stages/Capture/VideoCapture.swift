@@ -135,7 +135,10 @@ public final class VideoCapture: SampleSource {
                 if let error { throw error }
                 return nil
             case .empty:
-                let pause = 0.004
+                // A third of a picture period: each picture waits at most that long to be taken,
+                // at three wake-ups a picture.
+                let period = Double(options.frameRate.denominator) / Double(options.frameRate.numerator)
+                let pause = Swift.min(Swift.max(period / 3, 0.002), 0.02)
                 waited += pause
                 if waited > options.stallTimeout {
                     control.reader.stop()

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import AVPipeline
+import TestSupport
+
+/// `VideoCapture` on a real X server (a private Xvfb): pictures of the screen or a region at the
+/// asked size and rate, times on the capture's clock, and a slow consumer that loses the oldest
+/// pictures at one bounded queue, counted, never a growing one.
+@Suite(.serialized, .needsDisplay) struct VideoCaptureTests {
+    /// Pictures pulled as fast as they come: the region's size, about 30 a second, times that
+    /// follow the wall clock from 0, one picture period apart.
+    @Test func aRegionIsCapturedAtItsSizeAndRate() async throws {
+        let server = try XvfbServer.started(width: 640, height: 360)
+        setenv("DISPLAY", server.display, 1)
+        let capture = try VideoCapture(options: .init(device: .screen(region: ScreenRegion(width: 320, height: 180, x: 10, y: 20)),
+                                                      duration: .seconds(2)))
+        #expect(capture.outputFormat.width == 320 && capture.outputFormat.height == 180)
+        var times: [Double] = []
+        while let picture = try await capture.next() {
+            #expect(picture.format.width == 320 && picture.format.height == 180)
+            times.append(try #require(picture.presentationTime).seconds)
+        }
+        #expect(abs(times.count - 60) <= 3, "\(times.count) pictures in 2 s at 30 fps")
+        #expect(times.first == 0 && (times.last ?? 0) < 2)
+        let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
+        #expect(gaps.allSatisfy { $0 > 0 && $0 < 0.1 }, "\(gaps)")
+        #expect(capture.control.statistics.dropped == 0)
+    }
+
+    /// A consumer that takes a picture every 200 ms from a 30 fps capture: the queue holds its
+    /// bound and no more, the oldest pictures are dropped and counted, and the pictures taken keep
+    /// the times they were captured at (about 200 ms apart, not 33).
+    @Test func aSlowConsumerLosesTheOldestPicturesCounted() async throws {
+        let server = try XvfbServer.started(width: 320, height: 240)
+        setenv("DISPLAY", server.display, 1)
+        let capture = try VideoCapture(options: .init(device: .screen(), queueLength: 4))
+        var times: [Double] = []
+        for _ in 0..<8 {
+            let picture = try #require(try await capture.next())
+            times.append(try #require(picture.presentationTime).seconds)
+            #expect(capture.control.reader.queue.waiting <= 4)
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        capture.control.stop()
+        var rest = 0
+        while try await capture.next() != nil { rest += 1 }
+        let statistics = capture.control.statistics
+        #expect(rest <= 4 && statistics.dropped > 20, "\(statistics), \(rest) left after stop")
+        #expect(statistics.captured == statistics.delivered + statistics.dropped, "\(statistics)")
+        let gaps = zip(times.dropFirst(), times.dropFirst(2)).map { $1 - $0 }
+        #expect(gaps.allSatisfy { $0 > 0.15 }, "taken pictures keep their capture times: \(gaps)")
+    }
+
+    /// A display that is not there and a camera that is not there are `deviceUnavailable`,
+    /// naming them; a region outside the screen too.
+    @Test func missingDevicesAreUnavailableNamed() throws {
+        let server = try XvfbServer.started(width: 320, height: 240)
+        for (device, kind, named) in [(VideoCaptureDevice.screen(display: ":97"), DeviceKind.screen, ":97"),
+                                      (.camera(path: "/dev/video9"), .camera, "/dev/video9"),
+                                      (.screen(display: server.display, region: ScreenRegion(width: 300, height: 200, x: 100, y: 100)), .screen, "outside")] {
+            #expect { try VideoCapture(options: .init(device: device)) } throws: {
+                guard case AVPipelineError.deviceUnavailable(let what, let reason) = $0 else { return false }
+                return what == kind && reason.contains(named)
+            }
+        }
+    }
+}
