@@ -205,6 +205,56 @@ import TestSupport
     listener.kill()
     """#
 
+    /// The other outputs `record` writes with pictures: MPEG-TS and an HLS playlist (its segments
+    /// decode as one stream of about 60 pictures for 2 s).
+    @Test(arguments: ["ts", "m3u8"]) func screenRecordingsGoToTSAndHLS(format: String) throws {
+        let stage = try Stage.make()
+        let output = stage.folder.file("screen.\(format)")
+        let result = try Subprocess.run(Locations.avpipe, ["record", "--screen", "--no-audio", "--duration", "2", "--out", output],
+                                        environment: stage.display.environment)
+        #expect(result.status == 0, "\(result.stderrText)")
+        let pictures = try Self.lumas(output)
+        #expect(abs(pictures.count - 60) <= 4, "\(format): \(pictures.count) pictures in 2 s")
+    }
+
+    /// Pushed to nginx-rtmp as it is recorded: the server's recording holds the pictures and the sound.
+    @Test(.needsNginx) func aScreenRecordingIsPushedOverRTMP() throws {
+        let stage = try Stage.make()
+        let sound = try PulseAudioServer.started(toneSource: 440)
+        let server = try NginxServer.started()
+        let environment = stage.display.environment.merging(sound.environment) { $1 }
+        let result = try Subprocess.run(Locations.avpipe, ["record", "--screen", "--duration", "3", "--out", server.rtmpURL("record", "screen")],
+                                        environment: environment)
+        #expect(result.status == 0, "\(result.stderrText)")
+        server.stop()
+        let recorded = server.recordings + "/screen.flv"
+        let probe = try Probe.run(recorded)
+        let kinds = probe.streams.compactMap { $0["codec_name"] as? String }.sorted()
+        #expect(kinds == ["aac", "h264"], "\(kinds)")
+        let pictures = try Self.lumas(recorded)
+        #expect(abs(pictures.count - 90) <= 6, "\(pictures.count) pictures pushed in 3 s")
+    }
+
+    /// SIGTERM stops both devices and completes the file (exit 143): it holds what was captured.
+    @Test func sigtermCompletesTheRecording() throws {
+        let stage = try Stage.make()
+        let sound = try PulseAudioServer.started(toneSource: 440)
+        let output = stage.folder.file("stopped.mp4")
+        let recorder = try RunningProcess(Locations.avpipe, ["record", "--screen", "--out", output],
+                                          environment: stage.display.environment.merging(sound.environment) { $1 })
+        // Stopped once about 3 s are on disk (a fresh sound server may take a second or two to
+        // deliver its first audio, and the recording starts with it): 128 kb/s of sound, at least.
+        let deadline = Date().addingTimeInterval(20)
+        while fileSize(output) < 48_000 && Date() < deadline { usleep(20_000) }
+        kill(recorder.identifier, SIGTERM)
+        let result = try #require(recorder.finish(within: 15))
+        #expect(result.status == 143, "\(result.status): \(result.stderrText)")
+        let probe = try Probe.run(output)
+        #expect(probe.streams.count == 2 && (probe.duration ?? 0) >= 2, "duration \(probe.duration ?? -1) s")
+        let check = try Subprocess.run("ffmpeg", ["-v", "error", "-i", output, "-f", "null", "-"])
+        #expect(check.status == 0 && check.stderrText.isEmpty, "\(check.stderrText)")
+    }
+
     /// Killed outright mid-recording: the MP4 plays up to its last fragment (a second at most is lost).
     @Test func aKilledScreenRecordingKeepsItsFragments() throws {
         let stage = try Stage.make()

@@ -61,7 +61,7 @@ public final class VideoCapture: SampleSource {
 
     /// Stops the capture and reads its statistics, from any thread or task.
     public final class Control: Sendable {
-        fileprivate let reader: DeviceReader
+        let reader: DeviceReader
         fileprivate let delivered = Atomic(0)
 
         fileprivate init(reader: DeviceReader) { self.reader = reader }
