@@ -12,6 +12,7 @@ public final class CaptureClock: Sendable {
     /// Monotonic nanoseconds of the audio's frame 0; `Int.max` until the microphone has delivered.
     private let audioOrigin = Atomic<Int>(Int.max)
 
+    /// A clock no capture has set yet: give it to a `DeviceCapture` and a `VideoCapture`.
     public init() {}
 
     /// Device side: `frames` sample frames at `sampleRate` have been delivered by `now`, so frame 0

@@ -21,6 +21,7 @@ public final class VideoCapture: SampleSource {
 
     /// Which device, how fast, and for how long.
     public struct Options: Sendable {
+        /// The screen or camera.
         public var device: VideoCaptureDevice
         /// Pictures per second asked of the device.
         public var frameRate: Rational
@@ -76,6 +77,7 @@ public final class VideoCapture: SampleSource {
         }
     }
 
+    /// The device's pictures: its size and pixel layout, timed in milliseconds at `frameRate`.
     public let outputFormat: VideoFormat
     /// Stops the capture and reads its statistics, from any thread or task.
     public let control: Control
@@ -120,6 +122,8 @@ public final class VideoCapture: SampleSource {
 
     deinit { control.reader.stop() }
 
+    /// The next picture, waiting for the device; nil once the capture has ended. Throws
+    /// `deviceUnavailable` when the device (or, with a clock, the microphone) stops delivering.
     public func next() async throws -> VideoFrame? {
         guard !ended else { return nil }
         var waited = 0.0

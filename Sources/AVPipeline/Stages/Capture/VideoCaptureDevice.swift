@@ -13,6 +13,7 @@ public enum VideoCaptureDevice: Sendable, Equatable, CustomStringConvertible {
     /// A V4L2 camera by its device node (`/dev/video0`).
     case camera(path: String)
 
+    /// "screen :0 region 640x480+0+0", "camera /dev/video0".
     public var description: String {
         switch self {
         case .screen(let display, let region):
@@ -79,11 +80,16 @@ public enum VideoCaptureDevice: Sendable, Equatable, CustomStringConvertible {
 
 /// A rectangle of the screen: `width`×`height` pixels with its top-left corner at (`x`, `y`).
 public struct ScreenRegion: Sendable, Equatable, CustomStringConvertible {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// Left edge, in pixels from the screen's left.
     public var x: Int
+    /// Top edge, in pixels from the screen's top.
     public var y: Int
 
+    /// `width`×`height` pixels at (`x`, `y`), the top-left corner by default.
     public init(width: Int, height: Int, x: Int = 0, y: Int = 0) {
         self.width = width
         self.height = height
