@@ -272,9 +272,7 @@ public final class Muxer {
     /// Writes the earliest waiting packet and refills from that input, until every input ends.
     private func interleave(_ queue: inout InterleavingQueue<Packet>, into writer: MuxWriter, push: NetworkPush?,
                             progress: ((MediaTime) -> Void)?) async throws {
-        let clock = ContinuousClock()
-        var start = clock.now
-        var firstTime: MediaTime?
+        var pacer = RealTimePacer()
         var connections = 1
         let tracks = tracks, realtime = options.realtime  // read once, not per packet
         while let (index, time, packet) = queue.popEarliest() {
@@ -282,22 +280,12 @@ public final class Muxer {
             // An immediate input checks for cancellation on every pull already.
             if !track.isImmediate { try checkCancellation() }
             if let push, push.connections != connections {
-                // Paced again from the first packet after a reconnection: the time spent
-                // reconnecting is not made up by a burst.
+                // Paced again from the first packet after a reconnection.
                 connections = push.connections
-                (start, firstTime) = (clock.now, nil)
+                pacer.restart()
             }
             // A stream given up on paces nothing: the local copy is written to the end at once.
-            if realtime && push?.failure == nil {
-                let origin = firstTime ?? time
-                firstTime = origin
-                let due = start + .microseconds(MediaTime(value: time.converted(to: Rational(1, 1_000_000)).value
-                                                          - origin.converted(to: Rational(1, 1_000_000)).value,
-                                                          timeBase: Rational(1, 1_000_000)).value)
-                if due > clock.now {
-                    do { try await Task.sleep(until: due, clock: clock) } catch { throw AVPipelineError.cancelled }
-                }
-            }
+            if realtime && push?.failure == nil { try pacer.wait(until: time) }
             if let push {
                 try await push.write(packet, track: index)
                 if let progress, let position = push.position { progress(position) }
