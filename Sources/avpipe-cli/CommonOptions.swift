@@ -20,7 +20,7 @@ struct InputOptions: ParsableArguments {
     @Flag(help: "Refuse an input that ends before its index says (a partial download) instead of using everything intact with a warning.")
     var strict = false
 
-    @Option(help: ArgumentHelp("How long a network input (http://, https://, rtmp://, srt://) may wait for an answer, connecting or reading, before it fails as timed out.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("How long a network input or output (http://, https://, rtmp://, srt://) may wait for the server, connecting, reading or writing, before it fails as timed out.", valueName: "seconds"))
     var timeout: Double = 10
 
     func validate() throws {

@@ -41,8 +41,10 @@ struct NetworkOutputArguments: ParsableArguments {
     /// Whether the muxer paces `output`: a stream unless --no-realtime, anything with --realtime.
     func realtime(for output: String, asked: Bool) -> Bool { asked || (Self.isStream(output) && !noRealtime) }
 
-    /// The library's options, each connection event printed as a notice.
-    func options(for output: String) -> NetworkOptions {
-        NetworkOptions(reconnects: reconnect, localCopy: keep, events: { event in printNotice("\(output): \(event)") })
+    /// The library's options, each connection event printed as a notice; `timeout` (the command's
+    /// `--timeout`, in seconds) bounds every connect and write to the server.
+    func options(for output: String, timeout: Double = 10) -> NetworkOptions {
+        NetworkOptions(timeout: .microseconds(Int64((timeout * 1_000_000).rounded())), reconnects: reconnect, localCopy: keep,
+                       events: { event in printNotice("\(output): \(event)") })
     }
 }

@@ -109,6 +109,10 @@ import TestSupport
         let (push, seconds) = try Self.timed(["remux", movie, "rtmp://127.0.0.1:\(silent.port)/live/x"])
         #expect(push.status == 73 && push.stderrText.contains("timed out"), "\(push.stderrText)")
         #expect(seconds < 14, "ended after \(seconds) s")
+        // --timeout bounds the output's waits as it bounds the input's.
+        let (short, shortSeconds) = try Self.timed(["remux", movie, "rtmp://127.0.0.1:\(silent.port)/live/y", "--timeout", "2"])
+        #expect(short.status == 73 && short.stderrText.contains("timed out"), "\(short.stderrText)")
+        #expect(shortSeconds < 5, "--timeout 2: ended after \(shortSeconds) s")
     }
 
     /// The server dies 1 s into a 4 s push: the run fails (exit 73) within seconds of the
