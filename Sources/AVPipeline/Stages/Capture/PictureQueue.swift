@@ -5,6 +5,11 @@
 /// newest is what a live recording wants) and counted; the queue never grows past its bound, and
 /// each picture keeps the time it was captured, so a drop shows as a longer picture, never as
 /// a shift between picture and sound.
+///
+/// A consumer waiting for a picture is woken by the device's thread as soon as one arrives: a
+/// picture converted while the grab is still in the processor's cache costs a fraction of one
+/// that waited (polling every 11 ms made the capture's colour conversion cost 4× ffmpeg's).
+/// Continuations are resumed after the lock is released, and pictures only pass through the lock.
 final class PictureQueue: Sendable {
     /// A picture as the device delivered it (still coded: a raw or MJPEG packet), stamped on
     /// the monotonic clock when it arrived.
@@ -40,6 +45,14 @@ final class PictureQueue: Sendable {
         var counts = Counts()
         var ended = false
         var error: AVPipelineError?
+        var waiter: CheckedContinuation<Void, Never>?
+        /// When the waiter began waiting (monotonic nanoseconds), for the watchdog.
+        var waitingSince: Int?
+
+        mutating func takeWaiter() -> CheckedContinuation<Void, Never>? {
+            defer { (waiter, waitingSince) = (nil, nil) }
+            return waiter
+        }
     }
 
     init(capacity: Int) {
@@ -50,24 +63,52 @@ final class PictureQueue: Sendable {
 
     /// Device side: appends a picture, dropping the oldest waiting one when full.
     func put(_ entry: Entry) {
-        state.withLock { state in
-            guard !state.ended else { return }
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.ended else { return nil }
             state.counts.captured += 1
             if state.entries.count >= capacity {
                 state.entries.removeFirst()
                 state.counts.dropped += 1
             }
             state.entries.append(entry)
+            return state.takeWaiter()
         }
+        waiter?.resume()
     }
 
     /// Device side: no more pictures (after `error`, if one stopped the device).
     func end(_ error: AVPipelineError? = nil) {
-        state.withLock { state in
-            guard !state.ended else { return }
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.ended else { return nil }
             state.ended = true
             state.error = error
+            return state.takeWaiter()
         }
+        waiter?.resume()
+    }
+
+    /// Consumer side: returns once a picture waits or the device ended (at once if so already),
+    /// or when `wake` is called. One consumer at a time.
+    func waitForPicture() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if !state.entries.isEmpty || state.ended { return true }
+                (state.waiter, state.waitingSince) = (continuation, MonotonicTime.nanoseconds())
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Wakes a waiting consumer: its task was cancelled, or it has waited longer than `seconds`
+    /// (nil: whatever it waited).
+    func wake(ifWaitingLongerThan seconds: Double? = nil) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let since = state.waitingSince else { return nil }
+            if let seconds, Double(MonotonicTime.nanoseconds() - since) < seconds * 1e9 { return nil }
+            return state.takeWaiter()
+        }
+        waiter?.resume()
     }
 
     /// Consumer side: the oldest waiting picture.

@@ -7,7 +7,7 @@ import Synchronization
 /// Capture starts when the stage is made (a device left unread would hand over a burst of stale
 /// pictures later). A thread of its own reads the device (a libavdevice demuxer, opened like a file) at the
 /// device's pace, stamps each picture on the monotonic clock as it arrives and puts it in one
-/// bounded `PictureQueue`; `next()` pulls from it, decodes (raw pictures are only wrapped) and
+/// bounded `PictureQueue`; `next()` pulls from it (woken as each picture arrives), decodes (raw pictures are only wrapped) and
 /// times the picture. An encoder that falls behind loses the oldest pictures, counted in
 /// `control.statistics`; the queue never grows.
 ///
@@ -90,6 +90,7 @@ public final class VideoCapture: SampleSource {
     /// Capture time (monotonic nanoseconds) of the first picture, for a capture without a clock.
     private var ownOrigin: Int?
     private var lastTime: Int64 = -1
+    private var watchdog: Task<Void, Never>?
     private var ended = false
 
     /// Opens the device and starts capturing. Throws `deviceUnavailable` naming the
@@ -120,38 +121,58 @@ public final class VideoCapture: SampleSource {
         DetachedThread.spawn { reader.run() }
     }
 
-    deinit { control.reader.stop() }
+    deinit {
+        control.reader.stop()
+        watchdog?.cancel()
+    }
 
     /// The next picture, waiting for the device; nil once the capture has ended. Throws
     /// `deviceUnavailable` when the device (or, with a clock, the microphone) stops delivering.
     public func next() async throws -> VideoFrame? {
         guard !ended else { return nil }
-        var waited = 0.0
+        var waitingSince: Int?
         while true {
             if Task.isCancelled { control.reader.stop() }
             switch control.reader.queue.take() {
             case .picture(let entry):
-                waited = 0
+                waitingSince = nil
                 guard let frame = try picture(entry, origin: timelineOrigin(entry)) else { continue }
                 return frame
             case .ended(let error):
                 ended = true
+                watchdog?.cancel()
                 if let error { throw error }
                 return nil
             case .empty:
-                // A third of a picture period: each picture waits at most that long to be taken,
-                // at three wake-ups a picture.
-                let period = Double(options.frameRate.denominator) / Double(options.frameRate.numerator)
-                let pause = Swift.min(Swift.max(period / 3, 0.002), 0.02)
-                waited += pause
-                if waited > options.stallTimeout {
+                if waitingSince == nil { waitingSince = MonotonicTime.nanoseconds() }
+                if Double(MonotonicTime.nanoseconds() - waitingSince!) > options.stallTimeout * 1e9 {
                     control.reader.stop()
                     if let clock = options.clock, clock.audioOriginNanoseconds == nil {
                         throw AVPipelineError.deviceUnavailable(.audioInput, reason: "the microphone delivered no audio for \(Int(options.stallTimeout)) s")
                     }
                     throw AVPipelineError.deviceUnavailable(kind, reason: "\(deviceName) delivered no picture for \(Int(options.stallTimeout)) s")
                 }
-                try? await Task.sleep(for: .seconds(pause))
+                startWatchdog()
+                let (queue, reader) = (control.reader.queue, control.reader)
+                await withTaskCancellationHandler {
+                    await queue.waitForPicture()
+                } onCancel: {
+                    reader.stop()
+                    queue.wake()
+                }
+            }
+        }
+    }
+
+    /// Wakes a consumer that has waited longer than the stall timeout (a device that stopped
+    /// delivering never wakes it), twice a second at most.
+    private func startWatchdog() {
+        guard watchdog == nil else { return }
+        let (queue, timeout) = (control.reader.queue, options.stallTimeout)
+        watchdog = Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(500))
+                queue.wake(ifWaitingLongerThan: timeout)
             }
         }
     }
