@@ -286,6 +286,18 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
+    /// --list-devices names the screen beside the microphones, as --screen takes it.
+    @Test func listDevicesNamesTheScreen() throws {
+        let stage = try Stage.make()
+        let sound = try PulseAudioServer.started(toneSource: 440)
+        let result = try Subprocess.run(Locations.avpipe, ["record", "--list-devices"],
+                                        environment: stage.display.environment.merging(sound.environment) { $1 })
+        #expect(result.status == 0, "\(result.stderrText)")
+        let lines = result.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines.contains(PulseAudioServer.toneSourceName), "\(lines)")
+        #expect(lines.first { $0.hasPrefix("screen ") } == "screen \(stage.display.display) (--screen \(stage.display.display))", "\(lines)")
+    }
+
     /// Picture options that cannot work are usage errors (64) before any device is opened.
     @Test(arguments: [
         ["--screen", "--out", "x.aac"],
