@@ -24,8 +24,13 @@ import TestSupport
         #expect(statistics.delivered == times.count && statistics.captured >= statistics.delivered + statistics.dropped, "\(statistics)")
         #expect(statistics.captured >= 56, "\(statistics): about 60 pictures in 2 s at 30 fps")
         #expect(times.first == 0 && (times.last ?? 0) < 2)
+        // Increasing; not always a period apart: a grab held up by a loaded machine is followed by
+        // one at once (x11grab catches up), and each keeps the time it was really grabbed at.
         let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
-        #expect(gaps.allSatisfy { $0 >= 0.025 }, "a picture period apart at least: \(gaps)")
+        #expect(gaps.allSatisfy { $0 > 0 }, "\(gaps)")
+        if let first = times.first, let last = times.last, times.count > 1 {
+            #expect(Double(times.count - 1) / max(last - first, 0.001) < 31, "at most 30 a second: \(times)")
+        }
     }
 
     /// A consumer that takes a picture every 200 ms from a 30 fps capture: the queue holds its
