@@ -73,7 +73,6 @@ static void resolve_all(void) {
         "libswscale.so." AVP_STRING(LIBSWSCALE_VERSION_MAJOR),
         "libavcodec.so." AVP_STRING(LIBAVCODEC_VERSION_MAJOR),
         "libavformat.so." AVP_STRING(LIBAVFORMAT_VERSION_MAJOR),
-        "libavdevice.so." AVP_STRING(LIBAVDEVICE_VERSION_MAJOR),
     };
     void *handles[sizeof libraries / sizeof libraries[0]];
     for (unsigned i = 0; i < sizeof libraries / sizeof libraries[0]; i++) {
@@ -104,8 +103,33 @@ __attribute__((visibility("hidden"))) void avp_ffmpeg_resolve(unsigned long inde
 
 int avp_ffmpeg_loads_lazily(void) { return 1; }
 
+static int devices_registered = -1;
+static pthread_once_t devices_once = PTHREAD_ONCE_INIT;
+
+static void register_devices(void) {
+    // After the other libraries (its calls into libavformat bind to the one already loaded).
+    pthread_once(&resolve_once, resolve_all);
+    void *handle = dlopen("libavdevice.so." AVP_STRING(LIBAVDEVICE_VERSION_MAJOR), RTLD_LAZY | RTLD_LOCAL);
+    void (*register_all)(void) = handle ? (void (*)(void))dlsym(handle, "avdevice_register_all") : NULL;
+    if (!register_all) return;
+    register_all();
+    devices_registered = 0;
+}
+
+int avp_ffmpeg_register_devices(void) {
+    pthread_once(&devices_once, register_devices);
+    return devices_registered;
+}
+
 #else
 
+#include <libavdevice/avdevice.h>
+
 int avp_ffmpeg_loads_lazily(void) { return 0; }
+
+int avp_ffmpeg_register_devices(void) {
+    avdevice_register_all();
+    return 0;
+}
 
 #endif

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+internal import CFFmpegLoader
 
 /// How one capture device is opened through libavdevice: which demuxer (`x11grab`, `v4l2`), the
 /// name it takes (a display, a device node) and its options (frame rate, size). Devices are
@@ -16,8 +17,11 @@ struct DeviceOpening: Sendable {
 
     /// Opens the device into `context` (allocated by the caller; freed by FFmpeg if this fails).
     func open(_ context: inout UnsafeMutablePointer<AVFormatContext>?) throws(AVPipelineError) -> UnsafeMutablePointer<AVFormatContext> {
-        // libavdevice's demuxers are found by name only once registered (cheap, idempotent).
-        avdevice_register_all()
+        // libavdevice's demuxers are found by name only once registered; libavdevice itself is
+        // loaded then, not at start-up (see avp_ffmpeg_register_devices).
+        guard avp_ffmpeg_register_devices() == 0 else {
+            throw .deviceUnavailable(kind, reason: "libavdevice cannot be loaded (install it: scripts/setup.sh installs libavdevice-dev)")
+        }
         guard let format = av_find_input_format(demuxer) else {
             throw .deviceUnavailable(kind, reason: "this FFmpeg has no '\(demuxer)' input (libavdevice was built without it)")
         }
