@@ -187,55 +187,38 @@ struct RecordJob: Sendable {
     let network: NetworkOptions
 
     func run(graceful: GracefulStop) async throws {
-        let capture: DeviceCapture
-        do {
-            capture = try DeviceCapture(options: self.capture)
-        } catch AVPipelineError.deviceUnavailable(.audioInput, let reason) {
-            throw AVPipelineError.deviceUnavailable(.audioInput, reason: reason + " (list the devices with 'avpipe record --list-devices')")
-        }
+        let capture = try MicrophoneSound.open(self.capture, hint: "list the devices with 'avpipe record --list-devices'")
         let control = capture.control
         graceful.install { control.stop() }
         let status = RecordStatusLine(control: control, sampleRate: capture.outputFormat.sampleRate)
         let drawing = Task { await status.keepDrawing() }
         defer { drawing.cancel() }
 
-        // A device that could not give the rate or channels asked for is converted by libswresample.
-        let device = capture.outputFormat
-        let request = AudioFormatRequest(sampleRate: self.capture.sampleRate.flatMap { $0 == device.sampleRate ? nil : $0 },
-                                         channelLayout: self.capture.channelCount.flatMap {
-                                             $0 == device.channelCount ? nil : .default(channelCount: $0) })
-        // Audio lost to an overrun stays in the file as silence, so its timeline is the capture clock.
-        let continuous = capture.fillingGaps(from: .seconds(0))
-        if request.sampleRate != nil || request.channelLayout != nil {
-            try await write(continuous.resampled(to: request))
-        } else {
-            try await write(continuous)
-        }
+        try await MicrophoneSound.feed(capture, asked: self.capture, into: Writer(job: self))
         drawing.cancel()
         await drawing.value
         status.finish()
-        report(control.statistics, rate: device.sampleRate)
-    }
-
-    private func write<PCM: SampleSource>(_ pcm: PCM) async throws where PCM.Buffer == PCMBuffer {
-        if container == .wav {
-            try await WAVWriter(upstream: pcm, path: output, overwrite: overwrite, live: true).run()
-            return
+        if let warning = MicrophoneSound.overrunWarning(control.statistics, rate: capture.outputFormat.sampleRate) {
+            printWarning(warning)
         }
-        let encoder = try pcm.encodeAAC(.init(bitrate: bitrate))
-        EncodeJob.reportLowered(requested: bitrate, encoder: encoder)
-        var destination = EncodedAudioOutput(path: output, container: container, overwrite: overwrite,
-                                             recording: .init(fragment: fragment, faststart: faststart), hls: hls)
-        destination.network = network
-        try await destination.write(encoder)
     }
 
-    /// Lost audio is never silent: one warning with how much and where.
-    private func report(_ statistics: DeviceCapture.Statistics, rate: Int) {
-        guard statistics.overrunCount > 0 else { return }
-        let lost = Double(statistics.droppedFrames) / Double(rate)
-        let places = statistics.overruns.prefix(5).map { "at \($0.at) (\(String(format3: $0.lost.seconds)) s)" }.joined(separator: ", ")
-        printWarning("\(statistics.overrunCount) overrun(s): \(String(format3: lost)) s of audio were lost (kept as silence) because writing fell behind the device: \(places)\(statistics.overrunCount > 5 ? ", …" : "")")
+    /// The sound to a WAV, or encoded to AAC in the output's container.
+    private struct Writer: MicrophoneSoundSink {
+        let job: RecordJob
+
+        func take<PCM: SampleSource>(_ pcm: PCM) async throws where PCM.Buffer == PCMBuffer {
+            if job.container == .wav {
+                try await WAVWriter(upstream: pcm, path: job.output, overwrite: job.overwrite, live: true).run()
+                return
+            }
+            let encoder = try pcm.encodeAAC(.init(bitrate: job.bitrate))
+            EncodeJob.reportLowered(requested: job.bitrate, encoder: encoder)
+            var destination = EncodedAudioOutput(path: job.output, container: job.container, overwrite: job.overwrite,
+                                                 recording: .init(fragment: job.fragment, faststart: job.faststart), hls: job.hls)
+            destination.network = job.network
+            try await destination.write(encoder)
+        }
     }
 }
 

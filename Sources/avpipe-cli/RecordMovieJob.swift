@@ -23,15 +23,10 @@ struct RecordMovieJob: Sendable {
         avp_keep_picture_buffers()
         let clock = microphone != nil ? CaptureClock() : nil
         // The microphone first: with a clock it starts at once, and the pictures wait for it.
-        let sound: DeviceCapture?
-        do {
-            sound = try microphone.map { options in
-                var options = options
-                options.clock = clock
-                return try DeviceCapture(options: options)
-            }
-        } catch AVPipelineError.deviceUnavailable(.audioInput, let reason) {
-            throw AVPipelineError.deviceUnavailable(.audioInput, reason: reason + " (list the devices with 'avpipe record --list-devices'; --no-audio records pictures alone)")
+        let sound = try microphone.map { options in
+            var options = options
+            options.clock = clock
+            return try MicrophoneSound.open(options, hint: "list the devices with 'avpipe record --list-devices'; --no-audio records pictures alone")
         }
         var pictureOptions = pictures
         pictureOptions.clock = clock
@@ -58,18 +53,8 @@ struct RecordMovieJob: Sendable {
         // queue up: only encoding too slowly drops pictures. Encoded pictures are small: room
         // for 8 s of them keeps the encoder from waiting for the muxer.
         try muxer.addVideo(encoder.prefetched(capacity: 256, live: true), label: camera.deviceName)
-        if let sound {
-            let device = sound.outputFormat
-            let asked = microphone!
-            let request = AudioFormatRequest(sampleRate: asked.sampleRate.flatMap { $0 == device.sampleRate ? nil : $0 },
-                                             channelLayout: asked.channelCount.flatMap { $0 == device.channelCount ? nil : .default(channelCount: $0) })
-            // Audio lost to an overrun stays in the file as silence, so the sound keeps the clock.
-            let continuous = sound.fillingGaps(from: .seconds(0))
-            if request.sampleRate != nil || request.channelLayout != nil {
-                try addSound(continuous.resampled(to: request), to: muxer)
-            } else {
-                try addSound(continuous, to: muxer)
-            }
+        if let sound, let microphone {
+            try await MicrophoneSound.feed(sound, asked: microphone, into: SoundTrack(muxer: muxer, bitrate: audioBitrate))
         }
         try await muxer.run()
         drawing.cancel()
@@ -78,10 +63,16 @@ struct RecordMovieJob: Sendable {
         report(pictures: pictureControl.statistics, sound: soundControl?.statistics, rate: sound?.outputFormat.sampleRate ?? 1)
     }
 
-    private func addSound<PCM: SampleSource>(_ pcm: PCM, to muxer: Muxer) throws where PCM.Buffer == PCMBuffer {
-        let encoder = try pcm.encodeAAC(.init(bitrate: audioBitrate))
-        EncodeJob.reportLowered(requested: audioBitrate, encoder: encoder)
-        try muxer.addAudio(encoder, label: "microphone")
+    /// The sound encoded to AAC as the muxer's audio track.
+    private struct SoundTrack: MicrophoneSoundSink {
+        let muxer: Muxer
+        let bitrate: Int?
+
+        func take<PCM: SampleSource>(_ pcm: PCM) async throws where PCM.Buffer == PCMBuffer {
+            let encoder = try pcm.encodeAAC(.init(bitrate: bitrate))
+            EncodeJob.reportLowered(requested: bitrate, encoder: encoder)
+            try muxer.addAudio(encoder, label: "microphone")
+        }
     }
 
     /// Lost pictures and lost sound are never silent.
@@ -89,9 +80,6 @@ struct RecordMovieJob: Sendable {
         if pictures.dropped > 0 {
             printWarning("\(pictures.dropped) of \(pictures.captured) pictures were dropped because encoding fell behind the device (try a faster --preset, a lower --fps or a smaller --region)")
         }
-        if let sound, sound.overrunCount > 0 {
-            let lost = Double(sound.droppedFrames) / Double(rate)
-            printWarning("\(sound.overrunCount) audio overrun(s): \(String(format3: lost)) s of audio were lost (kept as silence) because writing fell behind the device")
-        }
+        if let sound, let warning = MicrophoneSound.overrunWarning(sound, rate: rate) { printWarning(warning) }
     }
 }
