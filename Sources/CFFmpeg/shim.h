@@ -157,13 +157,28 @@ static inline AVChapter *avp_add_chapter(AVFormatContext *context, int64_t id, A
     return chapter;
 }
 
+/// What the callbacks below keep for one output context, which `s->opaque` points to.
+typedef struct AVPOwnFiles {
+    /// The first write error.
+    int error;
+    /// Given to every file the muxer opens (an upload's TLS checks, which hlsenc does not pass
+    /// on), or NULL; the Swift owner frees it.
+    AVDictionary *options;
+} AVPOwnFiles;
+
 /// For muxers that open their own files (hls: segments and playlists): libavformat's default
 /// closing drops a write error (a full disk), and hlsenc ignores what closing returns. These
-/// callbacks open as the default does and, on close, keep the first write error in the int that
-/// `s->opaque` points to.
+/// callbacks open as the default does (with the extra options) and, on close, keep the first
+/// write error.
 static inline int avp_tracking_io_open(AVFormatContext *s, AVIOContext **pb, const char *url, int flags,
                                        AVDictionary **options) {
-    return avio_open2(pb, url, flags, &s->interrupt_callback, options);
+    AVPOwnFiles *files = (AVPOwnFiles *)s->opaque;
+    AVDictionary *own = NULL;
+    if (!options) options = &own;
+    if (files && files->options) av_dict_copy(options, files->options, 0);
+    int result = avio_open2(pb, url, flags, &s->interrupt_callback, options);
+    av_dict_free(&own);
+    return result;
 }
 static inline int avp_tracking_io_close2(AVFormatContext *s, AVIOContext *pb) {
     if (!pb) return 0;
@@ -171,12 +186,12 @@ static inline int avp_tracking_io_close2(AVFormatContext *s, AVIOContext *pb) {
     int written = pb->error;
     int closed = avio_close(pb);
     int result = written < 0 ? written : closed;
-    int *slot = (int *)s->opaque;
-    if (result < 0 && slot && *slot == 0) *slot = result;
+    AVPOwnFiles *files = (AVPOwnFiles *)s->opaque;
+    if (result < 0 && files && files->error == 0) files->error = result;
     return result;
 }
-static inline void avp_track_io_errors(AVFormatContext *s, int *slot) {
-    s->opaque = slot;
+static inline void avp_track_io_errors(AVFormatContext *s, AVPOwnFiles *files) {
+    s->opaque = files;
     s->io_open = avp_tracking_io_open;
     s->io_close2 = avp_tracking_io_close2;
 }
@@ -295,6 +310,16 @@ static inline long *avp_reconnect_count_slot(void) {
 }
 static inline long avp_reconnect_count(void) { return __atomic_load_n(avp_reconnect_count_slot(), __ATOMIC_RELAXED); }
 
+/// How many times a TLS connection refused the server's certificate (an error-level message of
+/// FFmpeg's tls protocol naming the certificate: GnuTLS's "Peer certificate failed verification",
+/// "The certificate's owner does not match hostname"), counted whatever the print level: a
+/// muxer's own requests (an HLS upload's segments) fail with a bare EIO.
+static inline long *avp_certificate_refusal_count_slot(void) {
+    static long count;
+    return &count;
+}
+static inline long avp_certificate_refusal_count(void) { return __atomic_load_n(avp_certificate_refusal_count_slot(), __ATOMIC_RELAXED); }
+
 static inline void avp_log_callback(void *context, int level, const char *format, va_list arguments) {
     // Demuxers log at trace level for every sample they index or read (one or two calls a packet
     // in a copy job): return at once for what is neither captured nor printed (the high bits of
@@ -302,6 +327,9 @@ static inline void avp_log_callback(void *context, int level, const char *format
     int plain = level & 0xff;
     if (plain == AV_LOG_WARNING && format && strncmp(format, "Will reconnect at", 17) == 0) {
         __atomic_add_fetch(avp_reconnect_count_slot(), 1, __ATOMIC_RELAXED);
+    }
+    if (plain <= AV_LOG_ERROR && format && strstr(format, "ertificate") /* Certificate, certificate */) {
+        __atomic_add_fetch(avp_certificate_refusal_count_slot(), 1, __ATOMIC_RELAXED);
     }
     if (plain > AV_LOG_ERROR && plain > __atomic_load_n(avp_log_level_slot(), __ATOMIC_RELAXED)) return;
     struct avp_log_capture *capture = avp_log_capture_state();

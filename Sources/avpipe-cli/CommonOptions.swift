@@ -23,6 +23,8 @@ struct InputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("How long a network input or output (http://, https://, rtmp://, srt://) may wait for the server, connecting, reading or writing, before it fails as timed out.", valueName: "seconds"))
     var timeout: Double = 10
 
+    @OptionGroup var certificates: CertificateArguments
+
     func validate() throws {
         guard timeout > 0, timeout <= 86_400, timeout.isFinite else {
             throw ValidationError("--timeout must be more than 0 and at most 86400 seconds (got \(timeout))")
@@ -30,7 +32,8 @@ struct InputOptions: ParsableArguments {
     }
 
     var policy: InputPolicy {
-        InputPolicy(allowIndirection: allowIndirection, networkTimeout: .microseconds(Int64((timeout * 1_000_000).rounded())))
+        InputPolicy(allowIndirection: allowIndirection, networkTimeout: .microseconds(Int64((timeout * 1_000_000).rounded())),
+                    certificates: certificates.check)
     }
     var demuxerOptions: Demuxer.Options { Demuxer.Options(inputPolicy: policy, strict: strict) }
 

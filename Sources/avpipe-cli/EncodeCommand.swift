@@ -121,7 +121,7 @@ struct Encode: AsyncParsableCommand {
         let (selectsPart, capturing, channels) = (part.selectsPart, realtime || chunkFrames != 1024, audioFormat.channels)
         let (settings, keepsInputTags, hlsOptions) = (tagSettings, !noMetadata, hls.options)
         let movie = try movieJob(container: container, encoding: encoding)
-        let (networkOptions, pacesOutput) = (network.options(for: output, timeout: inputOptions.timeout), network.realtime(for: output, asked: false))
+        let (networkOptions, pacesOutput) = (network.options(for: output, timeout: inputOptions.timeout, certificates: inputOptions.certificates.check), network.realtime(for: output, asked: false))
         let demuxerOptions = inputOptions.demuxerOptions
         try await CommandRunner.run(logging: logging) {
             // A movie (or anything, from a pipe that cannot be read twice) into a container that
@@ -175,7 +175,7 @@ struct Encode: AsyncParsableCommand {
         return MovieEncodeJob(input: input, output: output, container: container, video: try video.work(into: container), audio: audio,
                               audioTrack: part.audioTrack, start: part.start?.time, duration: part.duration?.time,
                               overwrite: outputOptions.overwrite, hls: hls.options, keepsMetadata: !noMetadata, tagSettings: tagSettings,
-                              realtime: network.realtime(for: output, asked: realtime), network: network.options(for: output, timeout: inputOptions.timeout))
+                              realtime: network.realtime(for: output, asked: realtime), network: network.options(for: output, timeout: inputOptions.timeout, certificates: inputOptions.certificates.check))
     }
 
     /// Whether `input` is a regular file (which can be opened twice), not a pipe, FIFO or device.

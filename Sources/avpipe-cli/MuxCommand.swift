@@ -47,7 +47,7 @@ struct Mux: AsyncParsableCommand {
     func run() async throws {
         let (video, audio, inputs, output, fps) = (video, audio, inputs, output, fps?.rate)
         let demuxerOptions = inputOptions.demuxerOptions
-        var layoutOptions = layout.options(overwrite: outputOptions.overwrite, output: output, timeout: inputOptions.timeout)
+        var layoutOptions = layout.options(overwrite: outputOptions.overwrite, output: output, input: inputOptions)
         layoutOptions.container = layout.container(for: output)
         let baseOptions = layoutOptions
         try await CommandRunner.run(logging: logging) {

@@ -20,11 +20,12 @@ struct MuxLayoutOptions: ParsableArguments {
     @OptionGroup var network: NetworkOutputArguments
 
     /// The muxer's options for `output`: a stream to the network is paced to real time unless
-    /// --no-realtime, and waits for its server at most `timeout` seconds (the command's --timeout).
-    func options(overwrite: Bool, output: String, timeout: Double) -> Muxer.Options {
+    /// --no-realtime, and waits for its server at most the command's --timeout, checking a TLS
+    /// server's certificate as its --ca-file / --insecure say.
+    func options(overwrite: Bool, output: String, input: InputOptions) -> Muxer.Options {
         Muxer.Options(faststart: !noFaststart, fragmented: fragmented, overwrite: overwrite,
                       realtime: network.realtime(for: output, asked: realtime), hls: hls.options,
-                      network: network.options(for: output, timeout: timeout))
+                      network: network.options(for: output, timeout: input.timeout, certificates: input.certificates.check))
     }
 
     /// The container `output` is written in: `--format`, else its extension; standard output

@@ -42,9 +42,10 @@ struct NetworkOutputArguments: ParsableArguments {
     func realtime(for output: String, asked: Bool) -> Bool { asked || (Self.isStream(output) && !noRealtime) }
 
     /// The library's options, each connection event printed as a notice; `timeout` (the command's
-    /// `--timeout`, in seconds) bounds every connect and write to the server.
-    func options(for output: String, timeout: Double = 10) -> NetworkOptions {
+    /// `--timeout`, in seconds) bounds every connect and write to the server, and `certificates`
+    /// (`--ca-file`, `--insecure`) says how a TLS server's certificate is checked.
+    func options(for output: String, timeout: Double = 10, certificates: CertificateCheck) -> NetworkOptions {
         NetworkOptions(timeout: .microseconds(Int64((timeout * 1_000_000).rounded())), reconnects: reconnect, localCopy: keep,
-                       events: { event in printNotice("\(output): \(event)") })
+                       certificates: certificates, events: { event in printNotice("\(output): \(event)") })
     }
 }

@@ -60,6 +60,7 @@ struct Record: AsyncParsableCommand {
 
     @OptionGroup var hls: HLSArguments
     @OptionGroup var network: NetworkOutputArguments
+    @OptionGroup var certificates: CertificateArguments
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var logging: LoggingOptions
 
@@ -131,7 +132,7 @@ struct Record: AsyncParsableCommand {
                                                            bufferDuration: buffer, duration: duration?.time),
                             bitrate: bitrate?.bitsPerSecond, faststart: faststart,
                             fragment: MediaTime(seconds: fragment),
-                            hls: hls.options, network: network.options(for: output!))
+                            hls: hls.options, network: network.options(for: output!, certificates: certificates.check))
         let graceful = GracefulStop()
         try await CommandRunner.run(logging: logging, graceful: graceful) {
             try await job.run(graceful: graceful)
@@ -157,7 +158,7 @@ extension Record {
             audioBitrate: bitrate?.bitsPerSecond,
             pictures: VideoCapture.Options(device: device, frameRate: rate, size: pictures.size, duration: duration?.time),
             encoding: encoding, fragment: MediaTime(seconds: fragment), faststart: faststart, hls: hls.options,
-            network: network.options(for: output!))
+            network: network.options(for: output!, certificates: certificates.check))
         let graceful = GracefulStop()
         try await CommandRunner.run(logging: logging, graceful: graceful) {
             try await job.run(graceful: graceful)

@@ -49,7 +49,7 @@ struct Remux: AsyncParsableCommand {
         let job = CopyJob(input: input, output: output, container: container,
                           audio: tracks.audio, video: tracks.video(into: container),
                           subtitles: tracks.subtitles, keepsMetadata: !noMetadata,
-                          options: layout.options(overwrite: outputOptions.overwrite, output: output, timeout: inputOptions.timeout), demuxerOptions: inputOptions.demuxerOptions)
+                          options: layout.options(overwrite: outputOptions.overwrite, output: output, input: inputOptions), demuxerOptions: inputOptions.demuxerOptions)
         try await CommandRunner.run(logging: logging) { try await job.run() }
     }
 }

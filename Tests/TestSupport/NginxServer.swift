@@ -7,12 +7,16 @@ import Glibc
 /// configuration and stopped on deinit: an HTTP root (`root`, served at `httpURL`), a WebDAV
 /// location taking PUT and DELETE (`uploads`, at `uploadURL`), and with Debian's
 /// `libnginx-mod-rtmp` two RTMP applications, `live` (relays what is pushed to pullers) and
-/// `record` (writes each stream it receives as FLV into `recordings`).
+/// `record` (writes each stream it receives as FLV into `recordings`). With `tlsServers: n`, n HTTPS
+/// servers of the same root and upload location, each with a self-signed certificate of its own
+/// for 127.0.0.1 (`certificate(i)`, made with `openssl`), at `httpsURL(path, server: i)`.
 public final class NginxServer: @unchecked Sendable {
     /// The prefix folder: configuration, logs, and the served folders.
     public let prefix: TemporaryDirectory
     public let httpPort: UInt16
     public let rtmpPort: UInt16
+    /// The HTTPS servers' ports.
+    public let httpsPorts: [UInt16]
     private let process: Process
 
     /// What files are served from.
@@ -28,6 +32,10 @@ public final class NginxServer: @unchecked Sendable {
     public func httpURL(_ path: String) -> String { "http://127.0.0.1:\(httpPort)/\(path)" }
     /// `http://127.0.0.1:PORT/upload/PATH`, where PUT writes under `uploads`.
     public func uploadURL(_ path: String) -> String { "http://127.0.0.1:\(httpPort)/upload/\(path)" }
+    /// `https://127.0.0.1:PORT/PATH` of HTTPS server `server`.
+    public func httpsURL(_ path: String, server: Int = 0) -> String { "https://127.0.0.1:\(httpsPorts[server])/\(path)" }
+    /// HTTPS server `server`'s self-signed certificate (PEM), the authority a client must trust.
+    public func certificate(_ server: Int = 0) -> String { prefix.file("tls/\(server).crt") }
     /// `rtmp://127.0.0.1:PORT/APPLICATION/NAME` (`live` or `record`).
     public func rtmpURL(_ application: String, _ name: String) -> String { "rtmp://127.0.0.1:\(rtmpPort)/\(application)/\(name)" }
 
@@ -47,25 +55,52 @@ public final class NginxServer: @unchecked Sendable {
     /// Starts the server; throws when it is not installed or does not come up within 10 s.
     /// `httpLocations` goes into the HTTP server block as is (extra `location` blocks: a redirect
     /// loop, a slow answer).
-    public static func started(httpLocations: String = "") throws -> NginxServer {
+    public static func started(httpLocations: String = "", tlsServers: Int = 0) throws -> NginxServer {
         if let missingTool { throw TestFailure(missingTool) }
         // Ports picked free now and given to nginx; a clash with another test in between makes
         // nginx fail to bind, so a few attempts are made.
         var lastError: Error?
         for _ in 0..<5 {
             do {
-                return try NginxServer(httpPort: try freePort(), rtmpPort: try freePort(), httpLocations: httpLocations)
+                return try NginxServer(httpPort: try freePort(), rtmpPort: try freePort(), httpsPorts: (0..<tlsServers).map { _ in try freePort() },
+                                       httpLocations: httpLocations)
             } catch { lastError = error }
         }
         throw lastError!
     }
 
-    private init(httpPort: UInt16, rtmpPort: UInt16, httpLocations: String) throws {
+    private init(httpPort: UInt16, rtmpPort: UInt16, httpsPorts: [UInt16] = [], httpLocations: String) throws {
         self.httpPort = httpPort
         self.rtmpPort = rtmpPort
+        self.httpsPorts = httpsPorts
         prefix = TemporaryDirectory("avpipe-nginx")
-        for folder in ["www/upload", "recordings", "logs", "temp"] {
+        for folder in ["www/upload", "recordings", "logs", "temp", "tls"] {
             try FileManager.default.createDirectory(atPath: prefix.file(folder), withIntermediateDirectories: true)
+        }
+        let uploadLocation = """
+            location /upload/ {
+                dav_methods PUT DELETE;
+                create_full_put_path on;
+                dav_access user:rw group:r all:r;
+            }
+            """
+        var tlsBlocks = ""
+        for (index, port) in httpsPorts.enumerated() {
+            let key = prefix.file("tls/\(index).key"), certificate = prefix.file("tls/\(index).crt")
+            let made = try Subprocess.run("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                                                       "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=127.0.0.1",
+                                                       "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"])
+            guard made.status == 0 else { throw TestFailure("openssl could not make a certificate: \(made.stderrText)") }
+            tlsBlocks += """
+                server {
+                    listen 127.0.0.1:\(port) ssl;
+                    ssl_certificate \(certificate);
+                    ssl_certificate_key \(key);
+                    root \(prefix.file("www"));
+                    \(uploadLocation)
+                }
+
+                """
         }
         let config = """
             load_module \(Self.rtmpModule!);
@@ -89,13 +124,10 @@ public final class NginxServer: @unchecked Sendable {
                     listen 127.0.0.1:\(httpPort);
                     root \(prefix.file("www"));
                     add_header Access-Control-Allow-Origin *;
-                    location /upload/ {
-                        dav_methods PUT DELETE;
-                        create_full_put_path on;
-                        dav_access user:rw group:r all:r;
-                    }
+                    \(uploadLocation)
                     \(httpLocations)
                 }
+                \(tlsBlocks)
             }
             rtmp {
                 server {
@@ -114,7 +146,7 @@ public final class NginxServer: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(10)
-        while !(Self.accepts(httpPort) && Self.accepts(rtmpPort)) {
+        while !(Self.accepts(httpPort) && Self.accepts(rtmpPort) && httpsPorts.allSatisfy(Self.accepts)) {
             guard process.isRunning, Date() < deadline else {
                 if process.isRunning { process.terminate() }
                 let log = (try? String(contentsOfFile: prefix.file("logs/error.log"), encoding: .utf8)) ?? ""

@@ -28,13 +28,16 @@ public struct InputPolicy: Sendable, Equatable {
     /// How long a network input may wait for any answer (connecting, each read) before it fails
     /// as timed out; local files do not use it.
     public var networkTimeout: Duration
+    /// How a network input over TLS checks the server's certificate (`https://`, `rtmps://`, and
+    /// the segments an https playlist names).
+    public var certificates: CertificateCheck
 
     /// The safe defaults: no indirection, `file` only, 1 MiB to recognise the container, 5 MB or 5 s to
     /// probe, at most 16384 pixels a side, 64 channels and 768 kHz.
     public init(allowIndirection: Bool = false, formatProbeBytes: Int = 1 << 20, probeBytes: Int = 5_000_000,
                 analyzeMicroseconds: Int = 5_000_000, maxVideoDimension: Int = 16_384, maxChannels: Int = 64,
                 maxSampleRate: Int = 768_000, protocols: Set<String> = ["file"],
-                networkTimeout: Duration = .seconds(10)) {
+                networkTimeout: Duration = .seconds(10), certificates: CertificateCheck = .system) {
         self.allowIndirection = allowIndirection
         self.protocols = protocols
         self.formatProbeBytes = formatProbeBytes
@@ -44,6 +47,7 @@ public struct InputPolicy: Sendable, Equatable {
         self.maxChannels = maxChannels
         self.maxSampleRate = maxSampleRate
         self.networkTimeout = networkTimeout
+        self.certificates = certificates
     }
 
     /// Local files only, no indirection, the limits above.

@@ -34,6 +34,14 @@ public enum FFmpegLog {
     /// level has been set (`setLevel`), whatever that level is.
     public static var reconnections: Int { Int(avp_reconnect_count()) }
 
+    /// How many times a TLS connection refused a server's certificate, in this process so far.
+    /// Installs the callback that counts them. (Read here, in the file that installs the callback:
+    /// the shim's static inline functions, and their counters, are emitted once per Swift file.)
+    static var certificateRefusals: Int {
+        avp_log_install_callback()
+        return Int(avp_certificate_refusal_count())
+    }
+
     /// Runs `body`; returns its outcome and the last error FFmpeg logged meanwhile on this thread.
     static func explaining<R>(_ body: () throws(AVPipelineError) -> R) -> (result: Result<R, AVPipelineError>, reason: String?) {
         // Installed every time (it only sets a pointer): a `static let` of type Void was seen

@@ -100,7 +100,8 @@ final class InputContext {
         case .url(let address):
             url = address
             let timeout = policy.networkTimeout
-            io = try IOContext(url: address, interrupt: interrupt, options: network!.openOptions(timeout: timeout, whitelist: whitelist)) {
+            io = try IOContext(url: address, interrupt: interrupt, options: network!.openOptions(timeout: timeout, whitelist: whitelist,
+                                                                                             certificates: policy.certificates)) {
                 rc, logged in network!.error(rc, timeout: timeout, logged: logged)
             }
         case .device(let device):
@@ -116,7 +117,8 @@ final class InputContext {
         let io = self.io!
         let format = try Self.recognise(io, url: url, path: path, policy: policy, interrupt: interrupt, network: network)
         if let network, String(cString: format.pointee.name) == "hls" {
-            try RemotePlaylistCheck.verify(network, timeout: policy.networkTimeout, whitelist: whitelist, interrupt: interrupt)
+            try RemotePlaylistCheck.verify(network, timeout: policy.networkTimeout, whitelist: whitelist,
+                                           certificates: policy.certificates, interrupt: interrupt)
         }
 
         var context: UnsafeMutablePointer<AVFormatContext>? = try allocated(avformat_alloc_context())
@@ -125,7 +127,8 @@ final class InputContext {
         // What a network input names is read through its own protocols only, whatever
         // --allow-indirection says (which is about local files).
         let nestedProtocols = network?.nestedProtocols ?? (policy.allowIndirection ? policy.protocols : [])
-        let guardian = NestedOpenGuard(installingIn: context!, allowing: nestedProtocols)
+        let guardian = NestedOpenGuard(installingIn: context!, allowing: nestedProtocols,
+                                       options: network?.tlsOptions(policy.certificates) ?? [:])
         nestedOpens = guardian
         let options = ["protocol_whitelist": whitelist, "probesize": "\(policy.probeBytes)",
                        "analyzeduration": "\(policy.analyzeMicroseconds)"]

@@ -22,9 +22,16 @@ final class NestedOpenGuard {
                                        UnsafePointer<CChar>?, Int32,
                                        UnsafeMutablePointer<OpaquePointer?>?) -> Int32
 
-    /// Installs the guard in `context`, keeping its default `io_open` for allowed opens.
-    init(installingIn context: UnsafeMutablePointer<AVFormatContext>, allowing protocols: Set<String>) {
+    /// Given to every allowed open: what the demuxer does not pass on itself (FFmpeg's HLS
+    /// demuxer hands a segment a few HTTP options, never the TLS checks).
+    private let options: [String: String]
+
+    /// Installs the guard in `context`, keeping its default `io_open` for allowed opens, each of
+    /// which also gets `options`.
+    init(installingIn context: UnsafeMutablePointer<AVFormatContext>, allowing protocols: Set<String>,
+         options: [String: String] = [:]) {
         allowed = protocols
+        self.options = options
         defaultOpen = context.pointee.io_open
         context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
         context.pointee.io_open = { context, pb, url, flags, options in
@@ -44,7 +51,15 @@ final class NestedOpenGuard {
             if refused.count < 8 { refused.append(name) }
             return avp_error_eperm()
         }
-        return defaultOpen(context, pb, url, flags, options)
+        guard !self.options.isEmpty else { return defaultOpen(context, pb, url, flags, options) }
+        if let options {
+            for (key, value) in self.options { av_dict_set(options, key, value, 0) }
+            return defaultOpen(context, pb, url, flags, options)
+        }
+        var own: OpaquePointer? = nil
+        defer { av_dict_free(&own) }
+        for (key, value) in self.options { av_dict_set(&own, key, value, 0) }
+        return defaultOpen(context, pb, url, flags, &own)
     }
 
     /// Throws `.inputPolicy` when the input asked for anything that was refused.

@@ -67,9 +67,10 @@ struct NetworkAddress: Sendable {
     /// with growing delays, which would turn a silent server's one timeout into four. FFmpeg's
     /// HTTP follows at most 8 redirects (`MAX_REDIRECTS`, not an option in 5.1): a redirect loop
     /// ends there, and a redirect can leave the scheme's protocols only through the whitelist.
-    func openOptions(timeout: Duration, whitelist: String) -> [String: String] {
+    func openOptions(timeout: Duration, whitelist: String, certificates: CertificateCheck) -> [String: String] {
         let microseconds = "\(max(1, timeout.microseconds))"
         var options = ["protocol_whitelist": whitelist, "rw_timeout": microseconds]
+        options.merge(tlsOptions(certificates)) { $1 }
         switch scheme {
         case "http", "https":
             options["timeout"] = microseconds
@@ -82,6 +83,12 @@ struct NetworkAddress: Sendable {
             break
         }
         return options
+    }
+
+    /// What a TLS connection of this input, or one it names, is told about checking the server's
+    /// certificate; nothing for a scheme without TLS.
+    func tlsOptions(_ certificates: CertificateCheck) -> [String: String] {
+        protocols.contains("tls") ? certificates.tlsOptions() : [:]
     }
 
     /// The typed error for a failed network open (`opening`) or read, naming the address and why.
@@ -103,10 +110,20 @@ struct NetworkAddress: Sendable {
             reason = "input/output error: too many redirects? (FFmpeg follows at most 8)"
         case EIO where !opening:
             reason = "the connection was lost and reconnecting failed" + (logged.map { " (\($0))" } ?? "")
+        case _ where protocols.contains("tls") && Self.isCertificateRefusal(logged):
+            reason = CertificateCheck.advice + ": " + (logged ?? "")
         default:
             reason = logged.map { "\(ffmpegErrorText(rc)): \($0)" } ?? ffmpegErrorText(rc)
         }
         return .notReadable(path: url, reason: reason)
+    }
+}
+
+extension NetworkAddress {
+    /// Whether FFmpeg's log line says a TLS check failed (GnuTLS's and OpenSSL's wordings).
+    static func isCertificateRefusal(_ logged: String?) -> Bool {
+        guard let logged = logged?.lowercased() else { return false }
+        return ["certificate", "verif", "hostname"].contains { logged.contains($0) }
     }
 }
 

@@ -11,8 +11,9 @@ final class OutputContext {
     /// of its open segment only in its trailer (freeing the context leaks it), so an HLS stream that
     /// fails half-way still gets its trailer, written into a staging folder that is removed anyway.
     private var open = false
-    /// The first write error of a file the muxer opened itself (see `avp_track_io_errors`).
-    private let ownFilesError = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    /// The first write error of a file the muxer opened itself, and the options each such open
+    /// gets (see `avp_track_io_errors`).
+    private let ownFiles = UnsafeMutablePointer<AVPOwnFiles>.allocate(capacity: 1)
 
     /// `stream`: `path` is a `StreamOutput`, opened as ffmpeg opens it. `network`: `path` is a
     /// network address, opened through its own protocols only, every read and write bounded by
@@ -22,14 +23,16 @@ final class OutputContext {
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
         let rc = avformat_alloc_output_context2(&context, nil, formatName, path)
         if rc < 0 || context == nil {
-            ownFilesError.deallocate()  // deinit does not run for an object not yet initialized
+            ownFiles.deallocate()  // deinit does not run for an object not yet initialized
             throw .unsupportedFormat("FFmpeg has no '\(formatName)' muxer")
         }
         pointer = context!
-        ownFilesError.initialize(to: 0)
+        ownFiles.initialize(to: AVPOwnFiles(error: 0, options: nil))
         if let network { pointer.pointee.interrupt_callback = network.interrupt.callback }
         if (pointer.pointee.oformat.pointee.flags & avp_fmt_nofile()) != 0 {
-            avp_track_io_errors(pointer, ownFilesError)
+            // An upload's every request gets the TLS checks, which hlsenc does not pass on.
+            for (key, value) in network?.tlsOptions ?? [:] { av_dict_set(&ownFiles.pointee.options, key, value, 0) }
+            avp_track_io_errors(pointer, ownFiles)
         } else if let network {
             var interrupt = network.interrupt.callback
             let (result, reason) = FFmpegLog.explaining { () throws(AVPipelineError) -> Int32 in
@@ -40,7 +43,7 @@ final class OutputContext {
             let openRC = (try? result.get()) ?? avp_error_einval()
             if openRC < 0 {
                 if network.interrupt.isRaised { throw .cancelled }
-                throw .outputNotWritable(path: path, reason: NetworkConnection.describe(openRC, reason: reason))
+                throw .outputNotWritable(path: path, reason: network.describe(openRC, reason: reason))
             }
             ioOpen = true
         } else {
@@ -66,7 +69,8 @@ final class OutputContext {
         if open, String(cString: pointer.pointee.oformat.pointee.name) == "hls" { _ = av_write_trailer(pointer) }
         if ioOpen { avio_closep(&pointer.pointee.pb) }
         avformat_free_context(pointer)
-        ownFilesError.deallocate()
+        av_dict_free(&ownFiles.pointee.options)
+        ownFiles.deallocate()
     }
 
     /// Whether the container wants codec extradata out of band (MP4) rather than in-band (ADTS).
@@ -181,7 +185,7 @@ final class OutputContext {
     func finish() throws(AVPipelineError) {
         open = false
         try check(av_write_trailer(pointer), "av_write_trailer")
-        try check(ownFilesError.pointee, "writing a segment")
+        try check(ownFiles.pointee.error, "writing a segment")
         if ioOpen {
             ioOpen = false
             try check(avio_closep(&pointer.pointee.pb), "avio_closep")

@@ -15,10 +15,10 @@ enum RemotePlaylistCheck {
     /// At most this much of a playlist is read (a VOD playlist of 10 000 segments is ~500 KB).
     static let maxBytes = 1 << 20
 
-    static func verify(_ network: NetworkAddress, timeout: Duration, whitelist: String,
+    static func verify(_ network: NetworkAddress, timeout: Duration, whitelist: String, certificates: CertificateCheck,
                        interrupt: InterruptFlag?) throws(AVPipelineError) {
         let io = try IOContext(url: network.url, interrupt: interrupt,
-                               options: network.openOptions(timeout: timeout, whitelist: whitelist)) {
+                               options: network.openOptions(timeout: timeout, whitelist: whitelist, certificates: certificates)) {
             rc, logged in network.error(rc, timeout: timeout, logged: logged)
         }
         var bytes = [UInt8](repeating: 0, count: maxBytes)

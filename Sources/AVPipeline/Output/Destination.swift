@@ -79,14 +79,16 @@ enum Destination {
     }
 
     /// What was written is all there (a file's muxer reports its own write errors; a stream's
-    /// connection reports its own). An HLS upload is read back within `timeout`.
-    func verify(payloadBytes: Int, live: Bool = false, timeout: Duration = .seconds(10), interrupt: InterruptFlag = InterruptFlag()) throws(AVPipelineError) {
+    /// connection reports its own). An HLS upload is read back within `timeout`, its server's
+    /// certificate checked as `certificates` says.
+    func verify(payloadBytes: Int, live: Bool = false, timeout: Duration = .seconds(10), certificates: CertificateCheck = .system,
+                interrupt: InterruptFlag = InterruptFlag()) throws(AVPipelineError) {
         switch self {
         case .file: break
         case .hlsFolder(let folder): try folder.verify(payloadBytes: payloadBytes)
         case .network(let network):
             if !network.scheme.isStream {
-                try UploadReadBack(output: network, timeout: timeout, interrupt: interrupt).verify(live: live, payloadBytes: payloadBytes)
+                try UploadReadBack(output: network, timeout: timeout, certificates: certificates, interrupt: interrupt).verify(live: live, payloadBytes: payloadBytes)
             }
         }
     }

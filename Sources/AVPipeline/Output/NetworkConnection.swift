@@ -12,7 +12,17 @@ struct NetworkConnection {
     let output: NetworkOutput
     /// The longest any connect, read or write may wait.
     let timeout: Duration
+    /// How a TLS connection checks the server's certificate.
+    let certificates: CertificateCheck
     let interrupt: InterruptFlag
+    /// FFmpeg's count of refused certificates when the connection was made: a muxer's own
+    /// requests (an upload's segments) fail with a bare EIO, and a count gone up says why.
+    private let certificateRefusals: Int
+
+    init(output: NetworkOutput, timeout: Duration, certificates: CertificateCheck, interrupt: InterruptFlag) {
+        (self.output, self.timeout, self.certificates, self.interrupt) = (output, timeout, certificates, interrupt)
+        certificateRefusals = FFmpegLog.certificateRefusals
+    }
 
     /// The protocol options given to `avio_open2` (the hls muxer gets its own, see `HLSOptions`).
     var protocolOptions: [String: String] {
@@ -20,13 +30,28 @@ struct NetworkConnection {
         // SRT's live mode drops what is unacknowledged when the socket closes (the stream's last
         // half second): closing waits for it, up to 5 s.
         if output.scheme == .srt { options["linger"] = "\(min(max(microseconds / 1_000_000, 1), 5))" }
+        options.merge(tlsOptions) { $1 }
         return options
+    }
+
+    /// What a TLS connection is told about checking the server's certificate; nothing without TLS.
+    var tlsOptions: [String: String] {
+        [.rtmps, .https].contains(output.scheme) ? certificates.tlsOptions() : [:]
     }
 
     /// `timeout` in microseconds, FFmpeg's unit for it.
     var microseconds: Int64 {
         let (seconds, attoseconds) = timeout.components
         return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    }
+
+    /// What a failed connect, write or request of this connection means, in words (see the static
+    /// `describe`), or that a server's certificate was refused since the connection was made.
+    func describe(_ code: Int32, reason: String?) -> String {
+        if FFmpegLog.certificateRefusals > certificateRefusals, !NetworkAddress.isCertificateRefusal(reason) {
+            return Self.describe(code, reason: "certificate refused (\(ffmpegErrorText(code)))")
+        }
+        return Self.describe(code, reason: reason)
     }
 
     /// What a failed connect or write means, in words: FFmpeg's message, and its log's reason when
@@ -36,6 +61,7 @@ struct NetworkConnection {
         switch avp_errno_of(code) {
         case ECONNREFUSED: text = "connection refused (is the server running, and listening on that port?)"
         case ETIMEDOUT: text = "timed out (the server did not answer)"
+        case _ where NetworkAddress.isCertificateRefusal(reason): text = CertificateCheck.advice
         case EPIPE, ECONNRESET: text = "the server closed the connection (\(ffmpegErrorText(code)))"
         default: text = ffmpegErrorText(code)
         }

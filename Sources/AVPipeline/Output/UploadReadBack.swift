@@ -8,6 +8,7 @@ internal import CFFmpeg
 struct UploadReadBack {
     let output: NetworkOutput
     let timeout: Duration
+    let certificates: CertificateCheck
     let interrupt: InterruptFlag
 
     func verify(live: Bool, payloadBytes: Int) throws(AVPipelineError) {
@@ -56,7 +57,7 @@ struct UploadReadBack {
     }
 
     private func open(_ url: String) throws(AVPipelineError) -> UnsafeMutablePointer<AVIOContext> {
-        let connection = NetworkConnection(output: output, timeout: timeout, interrupt: interrupt)
+        let connection = NetworkConnection(output: output, timeout: timeout, certificates: certificates, interrupt: interrupt)
         var callback = interrupt.callback
         var context: UnsafeMutablePointer<AVIOContext>? = nil
         let rc = try withDictionary(connection.protocolOptions, rejectingUnused: false) { options in
@@ -64,7 +65,7 @@ struct UploadReadBack {
         }
         guard rc >= 0, let context else {
             if interrupt.isRaised { throw .cancelled }
-            throw .outputWriteFailed(path: output.url, reason: "the server does not serve back what was uploaded (\(url): \(NetworkConnection.describe(rc, reason: nil))); FFmpeg does not report a refused PUT, so avpipe reads the upload back")
+            throw .outputWriteFailed(path: output.url, reason: "the server does not serve back what was uploaded (\(url): \(connection.describe(rc, reason: nil))); FFmpeg does not report a refused PUT, so avpipe reads the upload back")
         }
         return context
     }

@@ -28,10 +28,16 @@ import TestSupport
         }
         #expect(try NetworkAddress("https://h/m.m3u8").nestedProtocols == ["https", "crypto"])
         #expect(try NetworkAddress("rtmp://h/live/x").nestedProtocols == ["rtmp"])
-        let options = try NetworkAddress("rtmp://h/live/x").openOptions(timeout: .milliseconds(2500), whitelist: "rtmp,tcp")
+        let options = try NetworkAddress("rtmp://h/live/x").openOptions(timeout: .milliseconds(2500), whitelist: "rtmp,tcp", certificates: .system)
         #expect(options["rw_timeout"] == "2500000" && options["timeout"] == nil, "RTMP's timeout means listen")
-        let http = try NetworkAddress("http://h/m.mp4").openOptions(timeout: .seconds(10), whitelist: "http,tcp")
+        let http = try NetworkAddress("http://h/m.mp4").openOptions(timeout: .seconds(10), whitelist: "http,tcp", certificates: .system)
         #expect(http["timeout"] == "10000000" && http["reconnect"] == "1" && http["protocol_whitelist"] == "http,tcp")
+        #expect(http["tls_verify"] == nil && options["tls_verify"] == nil, "no TLS, nothing to check")
+        let https = try NetworkAddress("https://h/m.mp4")
+        #expect(https.openOptions(timeout: .seconds(1), whitelist: "", certificates: .system)["tls_verify"] == "1")
+        let own = https.openOptions(timeout: .seconds(1), whitelist: "", certificates: .authorities(file: "/ca.pem"))
+        #expect(own["tls_verify"] == "1" && own["ca_file"] == "/ca.pem")
+        #expect(https.openOptions(timeout: .seconds(1), whitelist: "", certificates: .none)["tls_verify"] == "0")
     }
 
     @Test func aPlaylistsNamesAndTheirSchemes() {

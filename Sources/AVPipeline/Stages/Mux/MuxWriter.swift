@@ -86,7 +86,7 @@ final class MuxWriter {
             if let network = opening.network, case .ffmpeg(_, let code, _) = error {
                 // Writing the header is the first write: an RTMP server refusing the stream fails here.
                 if network.interrupt.isRaised { throw .cancelled }
-                throw .outputNotWritable(path: finalPath, reason: NetworkConnection.describe(code, reason: nil))
+                throw .outputNotWritable(path: finalPath, reason: network.describe(code, reason: nil))
             }
             throw WriteFailure.describe(error, path: finalPath)
         }
@@ -136,7 +136,7 @@ final class MuxWriter {
         } catch {
             if let network = opening.network, case .ffmpeg(_, let code, _) = error {
                 if network.interrupt.isRaised { throw .cancelled }
-                let reason = NetworkConnection.describe(code, reason: nil)
+                let reason = network.describe(code, reason: nil)
                 // An HLS upload is a series of requests, each its own connection: one that
                 // failed is not reconnected.
                 guard network.output.scheme.isStream else {
@@ -156,7 +156,7 @@ final class MuxWriter {
         } catch {
             if let network = opening.network, case .ffmpeg(_, let code, _) = error {
                 if network.interrupt.isRaised { throw .cancelled }
-                throw .outputWriteFailed(path: finalPath, reason: "finishing the \(network.output.scheme.isStream ? "stream" : "upload") failed: \(NetworkConnection.describe(code, reason: nil))")
+                throw .outputWriteFailed(path: finalPath, reason: "finishing the \(network.output.scheme.isStream ? "stream" : "upload") failed: \(network.describe(code, reason: nil))")
             }
             throw WriteFailure.describe(error, path: finalPath)
         }

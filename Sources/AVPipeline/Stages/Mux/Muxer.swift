@@ -224,7 +224,8 @@ public final class Muxer {
         let chapters = origin.map { origin in options.chapters.map { $0.shifted(back: origin) } } ?? options.chapters
 
         let interrupt = InterruptFlag()
-        let connection = target.network.map { NetworkConnection(output: $0, timeout: options.network.timeout, interrupt: interrupt) }
+        let connection = target.network.map { NetworkConnection(output: $0, timeout: options.network.timeout,
+                                                                         certificates: options.network.certificates, interrupt: interrupt) }
         // The copy first: it is complete whatever the network does.
         let copy = try copyTarget.map { copy throws in
             try MuxWriter(path: copy.destination.writingPath, finalPath: options.network.localCopy!, container: copy.container,
@@ -255,14 +256,16 @@ public final class Muxer {
             // learns it was cancelled.
             try completeCopy()
             if let push { try push.finishStream() } else { try writer.finish() }
-            try target.verify(payloadBytes: writer.payloadBytes, live: options.hls.live, timeout: options.network.timeout, interrupt: interrupt)
+            try target.verify(payloadBytes: writer.payloadBytes, live: options.hls.live, timeout: options.network.timeout,
+                              certificates: options.network.certificates, interrupt: interrupt)
             try target.commit()
             throw AVPipelineError.cancelled
         }
         try completeCopy()
         if let failure = push?.failure { throw failure }
         if let push { try push.finishStream() } else { try writer.finish() }
-        try target.verify(payloadBytes: writer.payloadBytes, live: options.hls.live, timeout: options.network.timeout, interrupt: interrupt)
+        try target.verify(payloadBytes: writer.payloadBytes, live: options.hls.live, timeout: options.network.timeout,
+                              certificates: options.network.certificates, interrupt: interrupt)
         try keepDisplayMatricesInInitSegment()
         try tagGapless(writer)
         try target.commit()

@@ -19,10 +19,14 @@ public struct NetworkOptions: Sendable {
     /// Told each time the connection breaks, is made again, or is given up on (a command line
     /// prints these as notices).
     public var events: (@Sendable (NetworkEvent) -> Void)?
+    /// How a connection over TLS (`rtmps://`, an upload to `https://`) checks the server's certificate.
+    public var certificates: CertificateCheck
 
-    /// 10 s timeout, 3 reconnection attempts from 0.5 s, no local copy, unless told otherwise.
+    /// 10 s timeout, 3 reconnection attempts from 0.5 s, no local copy, certificates checked
+    /// against the system's authorities, unless told otherwise.
     public init(timeout: Duration = .seconds(10), reconnects: Int = 3, retryDelay: Duration = .milliseconds(500),
-                localCopy: String? = nil, events: (@Sendable (NetworkEvent) -> Void)? = nil) {
+                localCopy: String? = nil, certificates: CertificateCheck = .system, events: (@Sendable (NetworkEvent) -> Void)? = nil) {
+        self.certificates = certificates
         self.timeout = timeout
         self.reconnects = reconnects
         self.retryDelay = retryDelay
