@@ -38,6 +38,7 @@ packages=(
     nginx-light
     libnginx-mod-rtmp
     curl
+    openssl             # the TLS tests' self-signed certificates
     chromium
     chromium-driver
     # benchmarks and leak checks
