@@ -120,10 +120,11 @@ struct NetworkAddress: Sendable {
 }
 
 extension NetworkAddress {
-    /// Whether FFmpeg's log line says a TLS check failed (GnuTLS's and OpenSSL's wordings).
+    /// Whether FFmpeg's log line says a TLS check failed: GnuTLS's "Peer certificate failed
+    /// verification" and "The certificate's owner does not match hostname", OpenSSL's "certificate
+    /// verify failed". Only "certificate": "hostname" alone is also a DNS failure's word.
     static func isCertificateRefusal(_ logged: String?) -> Bool {
-        guard let logged = logged?.lowercased() else { return false }
-        return ["certificate", "verif", "hostname"].contains { logged.contains($0) }
+        logged?.lowercased().contains("certificate") ?? false
     }
 }
 
