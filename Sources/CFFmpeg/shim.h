@@ -40,7 +40,9 @@ static inline int avp_input_buffer_padding_size(void) { return AV_INPUT_BUFFER_P
 static inline int avp_pkt_flag_key(void) { return AV_PKT_FLAG_KEY; }
 static inline int avp_pkt_flag_corrupt(void) { return AV_PKT_FLAG_CORRUPT; }
 static inline int avp_codec_cap_variable_frame_size(void) { return AV_CODEC_CAP_VARIABLE_FRAME_SIZE; }
-static inline int avp_codec_cap_hardware(void) { return AV_CODEC_CAP_HARDWARE; }
+/// Encoders that need a device: fully hardware ones, and hybrid ones (QSV, MediaCodec) whose
+/// capabilities say HYBRID instead.
+static inline int avp_codec_cap_hardware(void) { return AV_CODEC_CAP_HARDWARE | AV_CODEC_CAP_HYBRID; }
 static inline int avp_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
 static inline int avp_fmt_globalheader(void) { return AVFMT_GLOBALHEADER; }
 static inline int avp_fmt_nofile(void) { return AVFMT_NOFILE; }

@@ -46,14 +46,15 @@ struct VideoEncoderSetup {
         do {
             try encoder.open(options: dictionary)
         } catch AVPipelineError.invalidOption(let option, let value, _) {
-            throw AVPipelineError.invalidOption(name: option, value: value, reason: "the '\(name)' encoder does not know this option")
+            throw AVPipelineError.invalidOption(name: option, value: value,
+                                                reason: "the '\(name)' encoder has no option '\(option)' (its options: ffmpeg -h encoder=\(name))")
         } catch AVPipelineError.ffmpeg(_, let code, _) where code == averrorEINVAL && codec.pointee.capabilities & avp_codec_cap_hardware() == 0 {
             // A value the encoder's own option parser takes but the encoder refuses (x264: an
             // unknown preset, tune or profile) comes back as EINVAL; its message says which.
             let named = ["preset": options.preset, "tune": options.tune, "profile": options.profile].compactMapValues { $0 }
             throw AVPipelineError.invalidOption(name: named.isEmpty ? "encoder settings" : named.keys.sorted().joined(separator: "/"),
                                                 value: named.isEmpty ? "\(dictionary)" : named.keys.sorted().map { named[$0]! }.joined(separator: "/"),
-                                                reason: "the '\(name)' encoder refused them (its message above says which)")
+                                                reason: "the '\(name)' encoder refused \(named.count > 1 ? "them (its message above says which)" : "it")")
         } catch {
             let hardware = codec.pointee.capabilities & avp_codec_cap_hardware() != 0
             if hardware { throw AVPipelineError.deviceUnavailable(.videoEncoder, reason: "'\(name)' could not open its device (\(error))") }
