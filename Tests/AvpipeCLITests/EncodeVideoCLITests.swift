@@ -55,6 +55,36 @@ import TestSupport
         #expect(scan.framingProblems.isEmpty && scan.keyframesMissingParameterSets(hevc: false).isEmpty)
     }
 
+    /// The series' raw files: an elementary stream with parameter sets before every keyframe, so a
+    /// reader may start at any of them; another implementation (GStreamer's parser and OpenH264 /
+    /// libde265) decodes every picture at the source's size.
+    @Test(arguments: [("o.h264", false), ("o.264", false), ("o.h265", true), ("o.265", true), ("o.hevc", true)])
+    func annexBOutputsRepeatParameterSetsAndDecodeInGStreamer(_ name: String, _ hevc: Bool) throws {
+        let folder = TemporaryDirectory()
+        let input = try Self.y4m(folder.file("in.y4m"))
+        try Self.run(["encode", "--in", input, "--out", folder.file(name), "--gop", "10", "--preset", "veryfast"]
+                     + (hevc ? ["--encoder-option", "x265-params=log-level=error"] : []))
+        let scan = AnnexBScan(try fileBytes(folder.file(name)), hevc: hevc)
+        #expect(scan.framingProblems.isEmpty, "\(scan.framingProblems)")
+        #expect(scan.keyframesMissingParameterSets(hevc: hevc).isEmpty)
+        let keyTypes: Set<Int> = hevc ? Set(16...23) : [5]
+        #expect(scan.nalTypes.filter(keyTypes.contains).count >= 5, "50 pictures with --gop 10 have 5 keyframes")
+        let codec = try Probe.run(folder.file(name)).string("codec_name")
+        #expect(codec == (hevc ? "hevc" : "h264"))
+        let decoder = hevc ? "libde265dec" : "openh264dec"
+        guard (try? Subprocess.run("gst-inspect-1.0", [decoder]))?.status == 0 else {
+            print("notice: GStreamer's \(decoder) unavailable; skipping the independent decode of \(name)")
+            return
+        }
+        let raw = folder.file("gst.yuv")
+        let result = try Subprocess.run("gst-launch-1.0", ["-q", "filesrc", "location=\(folder.file(name))", "!", hevc ? "h265parse" : "h264parse",
+                                                           "!", decoder, "!", "videoconvert", "!", "video/x-raw,format=I420",
+                                                           "!", "filesink", "location=\(raw)"])
+        #expect(result.status == 0, "\(decoder): \(result.stderrText)")
+        let pictures = Double(try fileBytes(raw).count) / Double(320 * 240 * 3 / 2)
+        #expect(pictures == 50, "GStreamer decoded \(pictures) pictures of 320x240, not 50")
+    }
+
     @Test func movieWithDefaultsIsFFmpegsVideoByteForByte() throws {
         let folder = TemporaryDirectory()
         let input = try DemuxMedia.movie(folder.file("in.mp4"), seconds: 2)
