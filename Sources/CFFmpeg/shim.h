@@ -299,6 +299,8 @@ static inline int *avp_log_level_slot(void) {
     return &level;
 }
 
+static inline int avp_log_level(void) { return __atomic_load_n(avp_log_level_slot(), __ATOMIC_RELAXED); }
+
 static inline void avp_log_set_level(int level) {
     __atomic_store_n(avp_log_level_slot(), level, __ATOMIC_RELAXED);
     av_log_set_level(level);

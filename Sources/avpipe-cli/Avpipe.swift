@@ -30,6 +30,9 @@ struct Avpipe: ParsableCommand {
     /// the main thread waits for it.
     static func main() {
         tuneAllocator()
+        // SVT-AV1 logs its whole configuration to stderr itself, outside FFmpeg's (quiet) log: warnings
+        // and errors only, unless the user's environment says otherwise. Set before any thread starts.
+        setenv("SVT_LOG", "2", 0)
         do {
             var command = try parseAsRoot(try FFmpegHabits.arguments(Array(CommandLine.arguments.dropFirst())))
             if let asyncCommand = command as? any AsyncParsableCommand {

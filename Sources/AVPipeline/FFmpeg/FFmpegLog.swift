@@ -29,6 +29,10 @@ public enum FFmpegLog {
         avp_log_set_level(level.rawValue)
     }
 
+    /// The print level last set by `setLevel` (FFmpeg's default, info, until then). Read here, in
+    /// the file that sets it: see `certificateRefusals`.
+    static var printLevel: Int32 { avp_log_level() }
+
     /// How many times a network input's HTTP connection dropped and was reopened where it was
     /// (FFmpeg's reconnect), in this process so far. Counted from FFmpeg's log, so only once a
     /// level has been set (`setLevel`), whatever that level is.

@@ -95,7 +95,20 @@ public struct VideoEncoderOptions: Sendable, Equatable {
         options["g"] = keyframeInterval.map(String.init)
         options["bf"] = bFrames.map(String.init)
         options["threads"] = threads.map(String.init)
-        return options.merging(encoderOptions) { $1 }
+        var merged = options.merging(encoderOptions) { $1 }
+        if encoder == "libx265" { merged["x265-params"] = Self.x265Parameters(merged["x265-params"]) }
+        return merged
+    }
+
+    /// x265 writes its log to stderr itself, not through FFmpeg's log (x264's goes through it), so
+    /// at FFmpeg's default level it prints its whole configuration and a summary for every encode.
+    /// Its level follows FFmpeg's instead, unless the caller's `x265-params` set one.
+    static func x265Parameters(_ given: String?) -> String? {
+        if let given, given.contains("log-level") { return given }
+        let level = FFmpegLog.printLevel
+        let x265Level = level < FFmpegLog.Level.warning.rawValue ? "error" : level < FFmpegLog.Level.info.rawValue ? "warning" : nil
+        guard let x265Level else { return given }
+        return [given, "log-level=\(x265Level)"].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ":")
     }
 
     private static func checkRange<T: Numeric & Comparable>(_ name: String, _ value: T?, _ range: ClosedRange<T>) throws(AVPipelineError) {
