@@ -114,6 +114,40 @@ import TestSupport
         #expect(try Probe.run(folder.file("o.wav")).int("duration_ts") == 43_200, "0.9 s at 48 kHz")
     }
 
+    /// FFmpeg seeks an MPEG-TS file by a search over its bytes, which here lands after the last
+    /// keyframe, mid-GOP (`ffmpeg -ss 1.3` decodes no picture of this file): the track steps back
+    /// to the keyframe, and every seek gives the full decode's pictures from the asked time on.
+    @Test func aSeekLandingMidGOPInMPEGTSStepsBackToTheKeyframe() throws {
+        let folder = TemporaryDirectory()
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=2", "-f", "lavfi",
+                                 "-i", "sine=frequency=440:duration=2", "-c:v", "libx264", "-g", "25", "-c:a", "aac", "-shortest",
+                                 folder.file("m.mp4")])
+        try MediaFactory.ffmpeg(["-v", "error", "-i", folder.file("m.mp4"), "-c", "copy", folder.file("m.ts")])
+        let pictureSize = 160 * 120 * 3 / 2
+        let pictures = { (path: String) throws -> [ArraySlice<UInt8>] in
+            let bytes = try fileBytes(path)
+            let frames = bytes.indices.dropLast(5).filter { bytes[$0] == 0x46 && bytes[$0 + 1...$0 + 5].elementsEqual("RAME\n".utf8) }
+            return frames.map { bytes[($0 + 6)..<($0 + 6 + pictureSize)] }
+        }
+        let full = try avpipe(["decode", folder.file("m.ts"), "--video", folder.file("full.y4m")])
+        try #require(full.status == 0, "\(full.stderrText)")
+        let all = try pictures(folder.file("full.y4m"))
+        try #require(all.count == 50)
+        // Times are on the file's timeline, from its earliest stream (the sound, 23 ms before the
+        // pictures): the pictures kept are those from that origin + start on.
+        let starts = try Probe.run(folder.file("m.ts")).streams.map { (($0["codec_type"] as? String) ?? "", Double(($0["start_time"] as? String) ?? "") ?? 0) }
+        let origin = try #require(starts.map(\.1).min()), pictureStart = try #require(starts.first { $0.0 == "video" }?.1)
+        for start in ["1.0", "1.3", "1.7"] {
+            let expected = 50 - Int(((origin + Double(start)! - pictureStart) / 0.04 - 1e-6).rounded(.up))
+            let name = folder.file("from-\(start).y4m")
+            let result = try avpipe(["decode", folder.file("m.ts"), "--start", start, "--video", name])
+            #expect(result.status == 0, "--start \(start): \(result.stderrText)")
+            let seeked = (try? pictures(name)) ?? []
+            #expect(seeked.count == expected && Array(all.suffix(seeked.count)) == seeked,
+                    "--start \(start): \(seeked.count) pictures (\(expected) expected), or not the full decode's last ones")
+        }
+    }
+
     @Test func rawStreamsSeekOnlyToTheirStart() throws {
         let folder = TemporaryDirectory()
         let movie = try DemuxMedia.movie(folder.file("in.mp4"), seconds: 4, audio: false)

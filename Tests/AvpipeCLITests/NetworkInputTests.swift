@@ -50,7 +50,49 @@ import TestSupport
         // The pictures are the source's, every one of them.
         let source = try Self.decoded(movie, folder, "source")
         #expect(remote.1 == source.1, "pictures differ from the source's")
-        for segment in segments { #expect(server.accessLog.contains("GET /hls/\(segment) "), "\(segment) never requested") }
+        // One reading for both tracks: each segment is fetched once, not once per track.
+        for segment in segments {
+            let requests = server.accessLog.components(separatedBy: "GET /hls/\(segment) ").count - 1
+            #expect(requests == 1, "\(segment) requested \(requests) times")
+        }
+    }
+
+    /// The bytes nginx sent for `path`, over all its requests (the combined log's size field).
+    static func bytesServed(_ path: String, by server: NginxServer) -> Int {
+        server.accessLog.split(separator: "\n").filter { $0.contains("\"GET \(path) ") }.reduce(0) { total, line in
+            let afterRequest = line.split(separator: "\"", omittingEmptySubsequences: false)[2]  // ` 200 1234 `
+            return total + (afterRequest.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0)
+        }
+    }
+
+    /// A seek in an HTTP-served HLS stream or MPEG-TS file decodes as in the local one (the seeking
+    /// tracks read on connections of their own), and a whole MPEG-TS file over HTTP is downloaded
+    /// once for its two tracks: no more bytes than ffmpeg reads.
+    @Test func seeksAndTransportStreamsOverHTTPDecodeLikeTheLocalFiles() throws {
+        let server = try NginxServer.started()
+        let folder = TemporaryDirectory()
+        let movie = try Self.movie(folder)
+        let hls = try Self.serveHLS(movie, on: server)
+        let local = try Self.decoded(hls + "/index.m3u8", folder, "local", ["--allow-indirection", "--start", "1.3"])
+        let remote = try Self.decoded(server.httpURL("hls/index.m3u8"), folder, "remote", ["--start", "1.3"])
+        #expect(remote.0 == local.0 && remote.1 == local.1, "a seek into the HTTP-served HLS decodes otherwise")
+        #expect(local.1.count > 10_000)
+
+        let ts = folder.file("m.ts")
+        try MediaFactory.ffmpeg(["-v", "error", "-i", movie, "-c", "copy", ts])
+        try server.serveFile(ts, at: "media/m.ts")
+        let localTS = try Self.decoded(ts, folder, "local-ts")
+        // ffmpeg's own reading of the URL (its probe reads the file's end, then starts again) is the measure.
+        try MediaFactory.ffmpeg(["-v", "error", "-i", server.httpURL("media/m.ts"), "-f", "null", "-"])
+        let ffmpegBytes = Self.bytesServed("/media/m.ts", by: server)
+        let remoteTS = try Self.decoded(server.httpURL("media/m.ts"), folder, "remote-ts")
+        #expect(remoteTS.0 == localTS.0 && remoteTS.1 == localTS.1, "the HTTP-served MPEG-TS decodes otherwise")
+        let avpipeBytes = Self.bytesServed("/media/m.ts", by: server) - ffmpegBytes
+        let size = try fileBytes(ts).count
+        #expect(avpipeBytes <= ffmpegBytes && ffmpegBytes >= size, "avpipe read \(avpipeBytes) bytes, ffmpeg \(ffmpegBytes), of \(size)")
+        let seekedTS = try Self.decoded(server.httpURL("media/m.ts"), folder, "seeked-ts", ["--start", "1.3"])
+        let localSeekedTS = try Self.decoded(ts, folder, "local-seeked-ts", ["--start", "1.3"])
+        #expect(seekedTS.0 == localSeekedTS.0 && seekedTS.1 == localSeekedTS.1, "a seek into the HTTP-served MPEG-TS decodes otherwise")
     }
 
     /// ffmpeg pushes a looping movie to nginx-rtmp in real time; avpipe joins mid-stream and

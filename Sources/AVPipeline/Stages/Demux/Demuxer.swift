@@ -142,8 +142,12 @@ public final class Demuxer: Sendable {
         declaresTrackDurations = context.formatName == "flac" && headerDuration
         bestAudio = context.bestStream(AVMEDIA_TYPE_AUDIO)
         bestVideo = context.bestStream(AVMEDIA_TYPE_VIDEO)
-        // A live input is read once, like a pipe: a second connection would start elsewhere.
-        if context.canSeek && !isLive {
+        // A live input is read once, like a pipe: a second connection would start elsewhere. A
+        // network input whose tracks share their bytes is read once for all tracks until one seeks.
+        if context.canSeek && !isLive && remote && Self.sharesBytesBetweenTracks(context.formatName) {
+            probed = ProbedContext(nil)
+            shared = SharedInput(context: context, reopenable: true)
+        } else if context.canSeek && !isLive {
             shared = nil
             probed = ProbedContext(file || remote ? context : nil)
         } else {
@@ -151,6 +155,13 @@ public final class Demuxer: Sendable {
             try Self.verifyReadableOnce(context)
             shared = SharedInput(context: context)
         }
+    }
+
+    /// Formats whose tracks come packet by packet in the same bytes, which a reader of one track
+    /// must download whole (MPEG-TS, and HLS made of it): one connection per track would fetch
+    /// everything once per track. An MP4 reader seeks past the other tracks' runs instead.
+    private static func sharesBytesBetweenTracks(_ formatName: String) -> Bool {
+        formatName == "hls" || formatName == "mpegts"
     }
 
     /// Per track with a sample table, the packets lying wholly inside the file, when some do not:
@@ -198,7 +209,7 @@ public final class Demuxer: Sendable {
         guard !isLive else {
             throw AVPipelineError.unsupportedFormat("'\(info.path)' is a live stream: it cannot seek (it is read from where it is when opened)")
         }
-        guard shared == nil else {
+        guard shared?.reopenable ?? true else {
             throw AVPipelineError.unsupportedFormat("'\(info.path)' cannot seek: it is read once, from the start (a pipe)")
         }
         guard !options.readsInBackground else {

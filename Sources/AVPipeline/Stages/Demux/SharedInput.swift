@@ -9,6 +9,10 @@ internal import CFFmpeg
 /// its own comes, parking the packets of the other consumed tracks in their queues. The tracks to
 /// serve are fixed when reading starts; packets of any other stream are dropped at the source.
 ///
+/// A network input whose tracks share every byte (an HLS stream, an MPEG-TS file over HTTP) is read
+/// this way too, so that each segment is fetched once, not once per track. It can be opened again
+/// (`reopenable`): a track that comes after reading began, or that seeks, reads a context of its own.
+///
 /// The queues are bounded by `maxParkedBytes`: a pipe whose tracks are interleaved further apart
 /// than that fails with a typed error instead of growing without bound. `@unchecked Sendable`:
 /// the context and the queues are only touched under `state`'s lock.
@@ -26,9 +30,12 @@ final class SharedInput: @unchecked Sendable {
 
     private let context: InputContext
     private let state = LockedState(State())
+    /// Whether the input can be opened again (a network VOD input, not a pipe).
+    let reopenable: Bool
 
-    init(context: InputContext) {
+    init(context: InputContext, reopenable: Bool = false) {
         self.context = context
+        self.reopenable = reopenable
     }
 
     var path: String { context.path }
@@ -36,9 +43,12 @@ final class SharedInput: @unchecked Sendable {
     var bytesRead: Int64 { state.withLock { _ in context.bytesRead } }
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.stream(index) }
 
-    /// A track will read `stream`; before the first read only (a pipe cannot go back for it).
-    func register(stream: Int) throws(AVPipelineError) {
+    /// A track will read `stream`; before the first read only (a pipe cannot go back for it). False
+    /// when a reopenable input cannot serve it (reading began, or the stream has its reader): the
+    /// track then opens the input again.
+    func register(stream: Int) throws(AVPipelineError) -> Bool {
         try state.withLock { (s: inout State) throws(AVPipelineError) in
+            if reopenable && (s.started || s.queues[stream] != nil) { return false }
             guard !s.started else {
                 throw .invalidOption(name: "track", value: "\(stream)",
                                      reason: "'\(context.path)' cannot seek (a pipe): ask for every track before reading any")
@@ -49,14 +59,16 @@ final class SharedInput: @unchecked Sendable {
             }
             s.queues[stream] = []
             s.parkedBytes[stream] = 0
+            return true
         }
     }
 
-    /// A track went away: nothing more is kept for it.
+    /// A track went away (or reads a context of its own now): nothing more is kept or read for it.
     func unregister(stream: Int) {
         state.withLock { s in
             s.queues[stream] = nil
             s.parkedBytes[stream] = nil
+            if s.started { context.stream(stream).pointee.discard = AVDISCARD_ALL }
         }
     }
 

@@ -40,7 +40,7 @@ final class TrackReader {
             switch self { case .own(let c): c.reachedEndOfFile; case .shared(let s): s.reachedEndOfFile }
         }
         var canSeek: Bool {
-            if case .own = self { true } else { false }
+            switch self { case .own: true; case .shared(let s): s.reopenable }
         }
         func read(into packet: Packet, for stream: Int) throws(AVPipelineError) -> Bool {
             switch self {
@@ -50,7 +50,10 @@ final class TrackReader {
         }
     }
 
-    private let input: Input
+    /// Set once, or switched to a context of its own when a reopenable shared input seeks.
+    @exclusivity(unchecked) private var input: Input
+    /// How to open the input again for this track alone.
+    private let reopening: Reopening
     let streamIndex: Int
     private let timeBase: Rational
     private let counters: TrackCounters
@@ -90,6 +93,7 @@ final class TrackReader {
     /// damage in it; kept in an integer so that no packet allocates.
     @exclusivity(unchecked) private var lastPacketTail: (bytes: UInt64, count: Int) = (0, 0)
     private let isAudio: Bool
+    private let isVideo: Bool
     /// Whether a jump in the packets' times is damage (`gapCheck`): set for VOD HLS.
     private let checksGaps: Bool
     /// The previous packet's decoding time and the step to it, for `gapCheck`.
@@ -112,9 +116,9 @@ final class TrackReader {
         self.strict = strict
         self.status = status
         streamIndex = track.index
+        reopening = Reopening(source: source, policy: policy, track: track, streamCount: streamCount, interrupt: interrupt)
         let stream: UnsafeMutablePointer<AVStream>
-        if let shared {
-            try shared.register(stream: streamIndex)
+        if let shared, try shared.register(stream: streamIndex) {
             input = .shared(shared)
             stream = shared.stream(streamIndex)
         } else if let probed {
@@ -125,19 +129,7 @@ final class TrackReader {
             input = .own(probed)
             stream = probed.stream(streamIndex)
         } else {
-            let context = try InputContext(source: source, policy: policy, interrupt: interrupt, findStreamInfo: false,
-                                           seeksOverSkippedData: true)
-            // Formats that discover streams while reading (MPEG-TS) and raw streams (whose timing comes
-            // from probing) need the probe; a complete multi-stream header must not be probed, since
-            // probing reads packets of every stream.
-            if !context.headerListsAllStreams || context.streamCount == 1 { try context.findStreamInfo() }
-            guard context.streamCount == streamCount, streamIndex < streamCount,
-                  Codec(context.stream(streamIndex).pointee.codecpar.pointee.codec_id) == track.codec else {
-                throw .notAMediaFile(path: source.label, reason: "the file changed while it was open")
-            }
-            for other in 0..<context.streamCount where other != streamIndex {
-                context.stream(other).pointee.discard = AVDISCARD_ALL
-            }
+            let context = try reopening.ownContext()
             input = .own(context)
             stream = context.stream(streamIndex)
         }
@@ -157,6 +149,7 @@ final class TrackReader {
         // failing to open) leaves a hole in the middle of the timeline, which no end check sees.
         checksGaps = input.formatName == "hls" && input.canSeek
         isAudio = track.kind == .audio
+        isVideo = track.kind == .video
         streamStart = stream.pointee.start_time == avp_nopts_value() ? nil : stream.pointee.start_time
         let parameters = stream.pointee.codecpar.pointee
         let declared = parameters.seek_preroll > 0 && parameters.sample_rate > 0
@@ -194,6 +187,14 @@ final class TrackReader {
 
     /// Moves the reading position to the keyframe at or before `target` (presentation time).
     func seek(to target: MediaTime) throws(AVPipelineError) {
+        if case .shared(let shared) = input, shared.reopenable {
+            // The shared reading serves the tracks from the start; a seeking track reads on its own
+            // connection, as a track of a seekable file does (each seeks to its own keyframe).
+            let context = try reopening.ownContext()
+            shared.unregister(stream: streamIndex)
+            input = .own(context)
+            peeked = nil
+        }
         guard case .own(let context) = input else {
             throw .unsupportedFormat("'\(input.path)' cannot seek: it is read once, from the start (a pipe)")
         }
@@ -229,14 +230,17 @@ final class TrackReader {
         headerCut = false
         lastTime = nil
         lastEnd = nil
-        if isAudio { try stepBack(context, until: wanted - preroll, from: start) }
+        if isAudio || isVideo { try stepBack(context, until: wanted - preroll, from: start) }
     }
 
-    /// Seeks earlier, twice as far back each time, while the track's first packet comes after `goal`:
-    /// a Matroska file without cues (mkvmerge's audio-only ones, 8 Opus packets laced in a block) is
-    /// sought by its blocks, and FFmpeg lands on the block after the time asked (as `ffmpeg -ss` does),
-    /// so the decoder would miss its pre-roll or the target itself. The packet read to check is handed
-    /// out next: where the seek landed right, this costs nothing but the one seek.
+    /// Seeks earlier, twice as far back each time, while the track's first packet comes after `goal`
+    /// (or, for video, is no keyframe): a Matroska file without cues (mkvmerge's audio-only ones, 8
+    /// Opus packets laced in a block) is sought by its blocks, and FFmpeg lands on the block after the
+    /// time asked (as `ffmpeg -ss` does), so the decoder would miss its pre-roll or the target itself;
+    /// an MPEG-TS file, sought by a search over its bytes, can land after the keyframe, mid-GOP, and
+    /// the pictures up to the next keyframe (all of them, in the last GOP) would not decode (`ffmpeg
+    /// -ss` gives none there). The packet read to check is handed out next: where the seek landed
+    /// right, this costs nothing but the one seek.
     private func stepBack(_ context: InputContext, until goal: Int64, from start: Int64) throws(AVPipelineError) {
         var asked = goal, back = max(seekPreroll, 1)
         while true {
@@ -251,7 +255,7 @@ final class TrackReader {
                 return
             }
             let time = first.decodeTime(in: timeBase) ?? first.presentationTime(in: timeBase)
-            guard let time, time.value > goal, asked > start else {
+            guard let time, time.value > goal || (isVideo && !first.isKeyframe), asked > start else {
                 peeked = first
                 return
             }
@@ -438,5 +442,32 @@ final class TrackReader {
         let missing = declaredEnd.flatMap { declared in lastEnd.map { declared - $0 } }
         status.recordTruncation(Truncation(track: streamIndex, packetsRead: present, packetsExpected: expected,
                                            end: lastEnd, missing: missing, reason: expected == nil ? cutReason : nil))
+    }
+}
+
+/// What a track needs to open its input again for itself: a context in which every other stream
+/// is discarded, checked to be the same file.
+private struct Reopening {
+    let source: InputSource
+    let policy: InputPolicy
+    let track: TrackInfo
+    let streamCount: Int
+    let interrupt: InterruptFlag
+
+    func ownContext() throws(AVPipelineError) -> InputContext {
+        let context = try InputContext(source: source, policy: policy, interrupt: interrupt, findStreamInfo: false,
+                                       seeksOverSkippedData: true)
+        // Formats that discover streams while reading (MPEG-TS) and raw streams (whose timing comes
+        // from probing) need the probe; a complete multi-stream header must not be probed, since
+        // probing reads packets of every stream.
+        if !context.headerListsAllStreams || context.streamCount == 1 { try context.findStreamInfo() }
+        guard context.streamCount == streamCount, track.index < streamCount,
+              Codec(context.stream(track.index).pointee.codecpar.pointee.codec_id) == track.codec else {
+            throw .notAMediaFile(path: source.label, reason: "the file changed while it was open")
+        }
+        for other in 0..<context.streamCount where other != track.index {
+            context.stream(other).pointee.discard = AVDISCARD_ALL
+        }
+        return context
     }
 }
