@@ -14,16 +14,20 @@ import TestSupport
         return (facts.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), raw.stdout)
     }
 
+    /// `decodingFromTheStart`: ffmpeg decodes from the start and picks the picture (`-ss` after
+    /// `-i`), for an MPEG-TS file, whose input seek (a search over its bytes) can land mid-GOP.
     static func expectSameAsFFmpeg(_ input: String, at time: String, width: Int? = nil, in folder: TemporaryDirectory,
-                                   sourceLocation: SourceLocation = #_sourceLocation) throws {
+                                   decodingFromTheStart: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let ours = folder.file("ours.png"), theirs = folder.file("ffmpeg.png")
         let result = try avpipe(["frame", input, "--at", time, "--out", ours, "-y"] + (width.map { ["--width", "\($0)"] } ?? []))
         #expect(result.status == 0, "\(result.stderrText)", sourceLocation: sourceLocation)
-        try MediaFactory.ffmpeg(["-v", "error", "-y", "-ss", time, "-i", input, "-frames:v", "1"]
+        let position = decodingFromTheStart ? ["-i", input, "-ss", time] : ["-ss", time, "-i", input]
+        try MediaFactory.ffmpeg(["-v", "error", "-y"] + position + ["-frames:v", "1"]
                                 + (width.map { ["-vf", "scale=\($0):-1"] } ?? []) + [theirs])
         let a = try pixels(ours), b = try pixels(theirs)
         #expect(a.facts == b.facts, "\(input) at \(time)", sourceLocation: sourceLocation)
-        #expect(a.pixels == b.pixels, "\(input) at \(time), width \(width.map(String.init) ?? "same"): pixels differ from ffmpeg's",
+        let same = a.pixels == b.pixels  // outside #expect, whose diff of two large arrays takes minutes
+        #expect(same, "\(input) at \(time), width \(width.map(String.init) ?? "same"): pixels differ from ffmpeg's",
                 sourceLocation: sourceLocation)
     }
 
@@ -53,8 +57,11 @@ import TestSupport
     func corpusPicturesMatchFFmpeg(_ name: String) throws {
         guard Locations.corpusAvailable else { print("notice: ../shared/corpus absent; \(name) skipped"); return }
         let folder = TemporaryDirectory()
-        try Self.expectSameAsFFmpeg(Locations.corpusFile(name), at: "0.5", in: folder)
-        try Self.expectSameAsFFmpeg(Locations.corpusFile(name), at: "0.5", width: 160, in: folder)
+        // The TS segment has a keyframe every 15 pictures: ffmpeg's input seek lands between them
+        // and decodes 0.5 s from a P picture; avpipe steps back to the keyframe, as a whole decode does.
+        let ts = name.hasSuffix(".ts")
+        try Self.expectSameAsFFmpeg(Locations.corpusFile(name), at: "0.5", in: folder, decodingFromTheStart: ts)
+        try Self.expectSameAsFFmpeg(Locations.corpusFile(name), at: "0.5", width: 160, in: folder, decodingFromTheStart: ts)
     }
 
     @Test func aSeriesIsNumberedAndWholeOrNothing() throws {
