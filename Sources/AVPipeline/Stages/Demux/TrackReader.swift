@@ -242,7 +242,10 @@ final class TrackReader {
     /// -ss` gives none there). The packet read to check is handed out next: where the seek landed
     /// right, this costs nothing but the one seek.
     private func stepBack(_ context: InputContext, until goal: Int64, from start: Int64) throws(AVPipelineError) {
-        var asked = goal, back = max(seekPreroll, 1)
+        // Audio steps back by its pre-roll at first; video by a second, about a GOP (not a tick: each
+        // step of a network input is a request).
+        let second = av_rescale_q(1, AVRational(num: 1, den: 1), timeBase.avValue)
+        var asked = goal, back = max(isVideo ? second : seekPreroll, 1)
         while true {
             let first = try Packet()
             do {
