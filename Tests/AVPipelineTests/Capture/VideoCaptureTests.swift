@@ -25,12 +25,12 @@ import TestSupport
         #expect(statistics.captured >= 56, "\(statistics): about 60 pictures in 2 s at 30 fps")
         #expect(times.first == 0 && (times.last ?? 0) < 2)
         // Increasing; not always a period apart: a grab held up by a loaded machine is followed by
-        // one at once (x11grab catches up), and each keeps the time it was really grabbed at.
+        // others at once (x11grab catches up on the slots it missed), and each keeps the time it was
+        // really grabbed at. So the rate shows in the count over the 2 s, not in the gaps: a loaded
+        // CI run's first 11 pictures came 1 ms apart, grabbed late, all at once.
         let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
         #expect(gaps.allSatisfy { $0 > 0 }, "\(gaps)")
-        if let first = times.first, let last = times.last, times.count > 1 {
-            #expect(Double(times.count - 1) / max(last - first, 0.001) < 31, "at most 30 a second: \(times)")
-        }
+        #expect(statistics.captured <= 66, "\(statistics): about 30 a second for 2 s (x11grab unpaced would grab hundreds)")
     }
 
     /// A consumer that takes a picture every 200 ms from a 30 fps capture: the queue holds its
