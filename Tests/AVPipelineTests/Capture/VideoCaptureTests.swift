@@ -33,6 +33,18 @@ import TestSupport
         #expect(statistics.captured <= 66, "\(statistics): about 30 a second for 2 s (x11grab unpaced would grab hundreds)")
     }
 
+    /// A consumer held up past the capture's duration: the device stops grabbing at the duration on
+    /// its own thread (a CI run's stalled test had it grab 10,343 pictures for a 2 s capture).
+    @Test func aHeldUpConsumerDoesNotKeepTheDeviceGrabbingPastTheDuration() async throws {
+        let server = try XvfbServer.started(width: 320, height: 240)
+        let capture = try VideoCapture(options: .init(device: .screen(display: server.display), duration: .seconds(1)))
+        _ = try #require(try await capture.next())
+        try await Task.sleep(for: .milliseconds(2500))
+        while try await capture.next() != nil {}
+        let statistics = capture.control.statistics
+        #expect((20...36).contains(statistics.captured), "\(statistics): about 30 pictures for 1 s, none grabbed after it")
+    }
+
     /// A consumer that takes a picture every 200 ms from a 30 fps capture: the queue holds its
     /// bound and no more, the oldest pictures are dropped and counted, and the pictures taken keep
     /// the times they were captured at (about 200 ms apart, not 33).

@@ -116,7 +116,7 @@ public final class VideoCapture: SampleSource {
         outputFormat = VideoFormat(pixelFormat: pixelFormat, width: Int(parameters.pointee.width), height: Int(parameters.pointee.height),
                                    timeBase: Rational(1, 1000), frameRate: options.frameRate)
         let length = options.queueLength ?? Swift.max(4, Int((Double(options.frameRate.numerator) / Double(options.frameRate.denominator)) / 2))
-        let reader = DeviceReader(input: input, queue: PictureQueue(capacity: length), clock: options.clock)
+        let reader = DeviceReader(input: input, queue: PictureQueue(capacity: length), clock: options.clock, duration: options.duration)
         control = Control(reader: reader)
         DetachedThread.spawn { reader.run() }
     }
@@ -237,17 +237,22 @@ final class DeviceReader: @unchecked Sendable {
     private let input: InputContext
     let queue: PictureQueue
     private let clock: CaptureClock?
+    /// How long to capture, in nanoseconds from the timeline's origin: enforced here too, so that
+    /// a consumer held up for a while does not keep the device grabbing (and dropping) past it.
+    private let duration: Int?
     private let stopRequested = Atomic(false)
 
-    init(input: InputContext, queue: PictureQueue, clock: CaptureClock?) {
+    init(input: InputContext, queue: PictureQueue, clock: CaptureClock?, duration: MediaTime? = nil) {
         self.input = input
         self.queue = queue
         self.clock = clock
+        self.duration = duration.map { Int(($0.seconds * 1e9).rounded()) }
     }
 
     func stop() { stopRequested.store(true, ordering: .releasing) }
 
     func run() {
+        var firstCapturedAt: Int?
         while !stopRequested.load(ordering: .acquiring) {
             do {
                 let packet = try Packet()
@@ -255,6 +260,10 @@ final class DeviceReader: @unchecked Sendable {
                 let now = MonotonicTime.nanoseconds()
                 if let clock, (clock.audioOriginNanoseconds ?? Int.max) > now { continue }
                 queue.put(.init(packet: packet, capturedAt: now))
+                // The first picture past the end goes too: the consumer ends the capture on it.
+                let origin = clock?.audioOriginNanoseconds ?? firstCapturedAt ?? now
+                firstCapturedAt = firstCapturedAt ?? now
+                if let duration, now - origin >= duration { break }
             } catch {
                 queue.end(error)
                 return
