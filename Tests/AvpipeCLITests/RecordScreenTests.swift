@@ -82,7 +82,9 @@ import TestSupport
             #expect(probe.int("width") == 120 && probe.int("height") == 80, "\(region)")
             let pictures = try Self.lumas(output)
             let mean = pictures.map(\.luma).reduce(0, +) / Double(max(pictures.count, 1))
-            #expect(pictures.count >= 40 && (bright ? mean > 150 : mean < 30), "\(region): \(pictures.count) pictures, mean luma \(mean)")
+            // 45 in 1.5 s on a quiet machine (46 measured); under the suite's load x11grab misses
+            // slots (a CI run kept 39). The rate's own check is aScreenRecordingHasTheScreensSizeAndItsPictures (90 ± 6 in 3 s).
+            #expect(pictures.count >= 35 && (bright ? mean > 150 : mean < 30), "\(region): \(pictures.count) pictures, mean luma \(mean)")
         }
     }
 
