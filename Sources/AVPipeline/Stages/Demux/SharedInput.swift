@@ -114,9 +114,7 @@ final class SharedInput: @unchecked Sendable {
         guard s.parkedBytes[owner, default: 0] + size <= Self.maxParkedBytes else {
             packet.unref()
             throw .invalidData(path: context.path, position: nil,
-                               reason: reopenable
-                                   ? "its tracks are interleaved too far apart to be read together (over \(Self.maxParkedBytes >> 20) MiB of track \(owner) ahead of the others)"
-                                   : "its tracks are interleaved too far apart to be read from a pipe (over \(Self.maxParkedBytes >> 20) MiB of track \(owner) ahead of the others); read it from a file")
+                               reason: "its tracks are interleaved too far apart to be read \(reopenable ? "together" : "from a pipe") (over \(Self.maxParkedBytes >> 20) MiB of track \(owner) ahead of the others)\(reopenable ? "" : "; read it from a file")")
         }
         s.queues[owner]!.append(try packet.takeReference())
         s.parkedBytes[owner]! += size
