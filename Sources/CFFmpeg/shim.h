@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <libavutil/log.h>
 #include <libavutil/mathematics.h>
 #include <libavutil/opt.h>
@@ -324,6 +325,37 @@ static inline long *avp_certificate_refusal_count_slot(void) {
 }
 static inline long avp_certificate_refusal_count(void) { return __atomic_load_n(avp_certificate_refusal_count_slot(), __ATOMIC_RELAXED); }
 
+/// Hides secrets in a printed log line: given the formatted line, writes the redacted one into
+/// `out` (of `size` bytes, NUL-terminated) and returns 1, or returns 0 when nothing is hidden.
+typedef int (*avp_log_redactor)(const char *line, char *out, int size);
+
+static inline avp_log_redactor *avp_log_redactor_slot(void) {
+    static avp_log_redactor redactor;
+    return &redactor;
+}
+static inline void avp_log_set_redactor(avp_log_redactor redactor) {
+    __atomic_store_n(avp_log_redactor_slot(), redactor, __ATOMIC_RELEASE);
+}
+
+/// Prints a message through the redactor: formatted as FFmpeg's default callback would (with its
+/// "[muxer @ 0x…] " prefix), written as it is when it holds no secret (through the default
+/// callback, colours and repeat folding included), else its redacted form. Only printed messages
+/// get here, so the formatting costs nothing on a quiet run.
+static inline void avp_log_print_redacted(avp_log_redactor redactor, void *context, int level, const char *format, va_list arguments) {
+    static int print_prefix = 1;
+    char line[2048], redacted[2048];
+    va_list copy;
+    va_copy(copy, arguments);
+    av_log_format_line2(context, level, format, copy, line, sizeof line, &print_prefix);
+    va_end(copy);
+    if (redactor(line, redacted, sizeof redacted)) {
+        size_t length = strlen(redacted);
+        if (write(2, redacted, length) < 0) { /* nowhere to say so */ }
+        return;
+    }
+    av_log_default_callback(context, level, format, arguments);
+}
+
 static inline void avp_log_callback(void *context, int level, const char *format, va_list arguments) {
     // Demuxers log at trace level for every sample they index or read (one or two calls a packet
     // in a copy job): return at once for what is neither captured nor printed (the high bits of
@@ -347,7 +379,13 @@ static inline void avp_log_callback(void *context, int level, const char *format
         while (length > 0 && (message[length - 1] == '\n' || message[length - 1] == ' ')) message[--length] = 0;
         if (length > 0) memcpy(capture->last_error, message, length + 1);
     }
-    av_log_default_callback(context, level, format, arguments);
+    if (plain > __atomic_load_n(avp_log_level_slot(), __ATOMIC_RELAXED)) return;  // captured, not printed
+    avp_log_redactor redactor = __atomic_load_n(avp_log_redactor_slot(), __ATOMIC_ACQUIRE);
+    if (redactor) {
+        avp_log_print_redacted(redactor, context, level, format, arguments);
+    } else {
+        av_log_default_callback(context, level, format, arguments);
+    }
 }
 
 static inline void avp_log_install_callback(void) { av_log_set_callback(avp_log_callback); }

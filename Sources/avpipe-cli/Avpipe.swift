@@ -1,4 +1,5 @@
 import ArgumentParser
+import AVPipeline
 import CAllocatorTuning
 import Dispatch
 import Synchronization
@@ -33,6 +34,11 @@ struct Avpipe: ParsableCommand {
         // SVT-AV1 logs its whole configuration to stderr itself, outside FFmpeg's (quiet) log: warnings
         // and errors only, unless the user's environment says otherwise. Set before any thread starts.
         setenv("SVT_LOG", "2", 0)
+        // The secrets of every URL given are hidden in whatever is printed, errors about parsing
+        // included (`Redaction`).
+        for argument in CommandLine.arguments.dropFirst() where argument.contains("://") {
+            Redaction.registerSecrets(of: argument)
+        }
         do {
             var command = try parseAsRoot(try FFmpegHabits.arguments(Array(CommandLine.arguments.dropFirst())))
             if let asyncCommand = command as? any AsyncParsableCommand {

@@ -135,10 +135,5 @@ enum ExitGate {
     }
 }
 
-func printError(_ message: String) {
-    ProgressLine.closeOpenLine()
-    var line = "avpipe: error: \(message)\n"
-    line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
-}
 
 func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }

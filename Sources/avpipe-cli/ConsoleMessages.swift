@@ -1,11 +1,24 @@
+import AVPipeline
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
+// Every line avpipe prints goes through `writeAll`, which hides the secrets of any URL in it
+// (`Redaction`): messages name their inputs and outputs, and those land in shared terminals and logs.
+
 /// A line on stdout (results a user may pipe on).
 func printLine(_ text: String) { writeAll(STDOUT_FILENO, text + "\n") }
+
+/// Text on stdout as it is (a report that ends its own lines).
+func printOut(_ text: String) { writeAll(STDOUT_FILENO, text) }
+
+/// The one line of a failed run, on stderr.
+func printError(_ message: String) {
+    ProgressLine.closeOpenLine()
+    writeAll(STDERR_FILENO, "avpipe: error: \(message)\n")
+}
 
 /// A one-line heads-up on stderr that does not change the outcome.
 func printNotice(_ message: String) {
@@ -19,8 +32,8 @@ func printWarning(_ message: String) {
     writeAll(STDERR_FILENO, "avpipe: warning: \(message)\n")
 }
 
-private func writeAll(_ fd: Int32, _ text: String) {
-    var text = text
+func writeAll(_ fd: Int32, _ text: String) {
+    var text = Redaction.redact(text)
     text.withUTF8 { bytes in
         var offset = 0
         while offset < bytes.count {

@@ -164,16 +164,3 @@ extension String {
         self = fraction == 0 ? "\(hundredths / 100)" : "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 }
-
-/// Writes `text` to stdout as is (no Foundation, no buffering surprises with stderr).
-func printOut(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(1, bytes.baseAddress! + offset, bytes.count - offset)
-            if written <= 0 { return }
-            offset += written
-        }
-    }
-}

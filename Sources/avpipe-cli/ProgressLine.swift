@@ -79,10 +79,7 @@ final class ProgressLine {
         lineOpen.store(true, ordering: .releasing)
     }
 
-    private static func emit(_ text: String) {
-        var text = text
-        text.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
-    }
+    private static func emit(_ text: String) { writeAll(STDERR_FILENO, text) }
 }
 
 extension Duration {

@@ -75,8 +75,13 @@ public enum AVPipelineError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
-    /// One line for a person: what failed, on which input or output, and why.
-    public var description: String {
+    /// One line for a person: what failed, on which input or output, and why. The secrets of any URL
+    /// in it are hidden (`Redaction`), so it can be printed or logged as it is.
+    public var description: String { Redaction.redact(unredactedDescription) }
+
+    /// `description` with URLs exactly as given, passwords and stream keys included: for code that
+    /// needs them on purpose, never for a log.
+    public var unredactedDescription: String {
         switch self {
         case .fileNotFound(let path): "'\(path)': no such file"
         case .notReadable(let path, let reason): "'\(path)': cannot be read: \(reason)"

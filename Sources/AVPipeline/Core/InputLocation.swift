@@ -1,7 +1,7 @@
 /// Where an input is: a local path or a network address. The two are never confused: a path is
 /// opened as a file whatever it contains (`concat:a|b`, `C:x`, `a:b.mp4` are file names), and a
 /// URL only through its scheme's protocols (`Demuxer(url:)`).
-public enum InputLocation: Sendable, Equatable {
+public enum InputLocation: Sendable, Equatable, CustomStringConvertible {
     /// A local file (or `-` for standard input), read through the `file` protocol only.
     case path(String)
     /// A network address: `http://`, `https://`, `rtmp://`, `rtmps://`, `srt://`.
@@ -18,11 +18,19 @@ public enum InputLocation: Sendable, Equatable {
         }
     }
 
-    /// The argument as given: how errors and messages name the input.
+    /// The argument as given, secrets and all (errors carry it so; their descriptions redact it).
     public var name: String {
         switch self {
         case .path(let path): path
         case .url(let url): url
+        }
+    }
+
+    /// The name to print: a URL's password, secret parameters and stream key hidden (`Redaction`).
+    public var description: String {
+        switch self {
+        case .path(let path): path
+        case .url(let url): Redaction.redactURL(url)
         }
     }
 

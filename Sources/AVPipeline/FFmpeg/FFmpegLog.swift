@@ -25,7 +25,7 @@ public enum FFmpegLog {
     /// Sets how much FFmpeg prints to stderr, for the whole process: messages less severe than
     /// `level` are not printed (FFmpeg's errors still reach the typed errors' reasons).
     public static func setLevel(_ level: Level) {
-        avp_log_install_callback()
+        installCallback()
         avp_log_set_level(level.rawValue)
     }
 
@@ -42,7 +42,7 @@ public enum FFmpegLog {
     /// Installs the callback that counts them. (Read here, in the file that installs the callback:
     /// the shim's static inline functions, and their counters, are emitted once per Swift file.)
     static var certificateRefusals: Int {
-        avp_log_install_callback()
+        installCallback()
         return Int(avp_certificate_refusal_count())
     }
 
@@ -50,11 +50,33 @@ public enum FFmpegLog {
     static func explaining<R>(_ body: () throws(AVPipelineError) -> R) -> (result: Result<R, AVPipelineError>, reason: String?) {
         // Installed every time (it only sets a pointer): a `static let` of type Void was seen
         // optimized away in release builds, initializer and all.
-        avp_log_install_callback()
+        installCallback()
         avp_log_capture_begin()
         let result: Result<R, AVPipelineError>
         do { result = .success(try body()) } catch { result = .failure(error) }
         let reason = String(cString: avp_log_capture_end())
         return (result, reason.isEmpty ? nil : reason)
     }
+
+    /// Puts avpipe's callback in FFmpeg's place, with the redactor that hides URL secrets in every
+    /// line it prints (`Redaction`). Both are set from this file: the shim's static inline
+    /// functions keep their state per Swift file that calls them.
+    static func installCallback() {
+        avp_log_set_redactor(redactPrintedLine)
+        avp_log_install_callback()
+    }
+}
+
+/// The redactor FFmpeg's printed lines go through (see `avp_log_print_redacted`).
+private let redactPrintedLine: avp_log_redactor = { line, out, size in
+    guard let line, let out, size > 0 else { return 0 }
+    let text = String(cString: line)
+    let redacted = Redaction.redact(text)
+    guard redacted != text else { return 0 }
+    let bytes = Array(redacted.utf8.prefix(Int(size) - 1))
+    bytes.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { out.update(from: $0.baseAddress!, count: $0.count) }
+    }
+    out[bytes.count] = 0
+    return 1
 }

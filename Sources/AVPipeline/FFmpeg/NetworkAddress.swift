@@ -30,6 +30,7 @@ struct NetworkAddress: Sendable {
 
     /// Checks `url` is an address of a readable scheme that this FFmpeg has.
     init(_ url: String) throws(AVPipelineError) {
+        Redaction.registerSecrets(of: url)
         guard Self.looksLikeURL(url), let end = url.firstRange(of: "://")?.lowerBound else {
             throw .inputPolicy(path: url, reason: "not a network address (scheme://host/…); a local file is opened by its path")
         }

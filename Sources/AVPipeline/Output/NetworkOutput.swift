@@ -53,6 +53,7 @@ struct NetworkOutput {
     /// The address `path` names, checked for `container`; nil when `path` is a file name.
     init?(path: String, container: Container) throws(AVPipelineError) {
         guard Self.looksLikeURL(path) else { return nil }
+        Redaction.registerSecrets(of: path)
         let supported = "avpipe writes to rtmp://, rtmps://, srt:// (a live stream) and http(s)://…/NAME.m3u8 (an HLS upload)"
         guard let scheme = Scheme(of: path) else {
             throw .invalidOption(name: "output", value: path, reason: supported)
