@@ -55,8 +55,11 @@ public enum NetworkEvent: Sendable, CustomStringConvertible {
     /// Every attempt failed: the stream ends here, and the local copy is written to the end.
     case gaveUp(localCopy: String)
 
-    /// One line for a person.
-    public var description: String {
+    /// One line for a person, secrets of any URL in the reason hidden (`Redaction`).
+    public var description: String { Redaction.redact(unredactedDescription) }
+
+    /// `description` with URLs as FFmpeg gave them.
+    public var unredactedDescription: String {
         switch self {
         case .connectionLost(let reason, let position, let attempt, let attempts, let retryIn):
             (attempt == 1 ? "connection lost at \(MuxWriter.seconds(position)) (\(reason))" : "reconnecting failed (\(reason))")
