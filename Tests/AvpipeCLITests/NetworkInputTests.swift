@@ -150,7 +150,9 @@ import TestSupport
         let result = try Subprocess.run(Locations.avpipe, ["decode", input, "--out", folder.file("o.wav")] + extra, timeout: 60)
         let took = ContinuousClock.now - started
         #expect(result.status == 66, "\(result.stderrText)", sourceLocation: sourceLocation)
-        #expect(result.stderrText.hasPrefix("avpipe: error: '\(input)': "), "\(result.stderrText)", sourceLocation: sourceLocation)
+        // An RTMP URL is named with its stream key hidden (a one-letter key shows none of itself).
+        let shown = input.hasPrefix("rtmp://") ? input.replacing(/\/live\/x$/, with: "/live/…") : input
+        #expect(result.stderrText.hasPrefix("avpipe: error: '\(shown)': "), "\(result.stderrText)", sourceLocation: sourceLocation)
         #expect(result.stderrText.contains(words), "\(result.stderrText)", sourceLocation: sourceLocation)
         #expect(result.stderrText.split(separator: "\n").count == 1, "\(result.stderrText)", sourceLocation: sourceLocation)
         #expect(took < limit, "took \(took)", sourceLocation: sourceLocation)
