@@ -84,7 +84,8 @@ import TestSupport
         }
     }
 
-    /// A probe that succeeds says nothing of the token it was given, in text or JSON.
+    /// A probe that succeeds says nothing of the token it was given, in text or JSON, and a copy
+    /// made from the URL holds none of it.
     @Test(.needsNginx) func aProbedURLsTokenIsNotPrinted() throws {
         let server = try NginxServer.started()
         let folder = TemporaryDirectory()
@@ -95,6 +96,15 @@ import TestSupport
             #expect(result.status == 0, "\(result.stderrText)")
             #expect(result.stdoutText.contains("h264"))
             #expect(Self.leaks(result.stdoutText + result.stderrText).isEmpty, "\(result.stdoutText)\(result.stderrText)")
+        }
+        // What is made from it names nowhere where it came from.
+        let url = server.httpURL("m.mp4").replacing("http://", with: "http://bob:\(Self.password)@") + "?token=\(Self.token)"
+        for output in ["o.mkv", "o.mp4", "o.ts"] {
+            let result = try Subprocess.run(Locations.avpipe, ["remux", url, folder.file(output), "-v"], timeout: 30)
+            #expect(result.status == 0, "\(result.stderrText)")
+            #expect(Self.leaks(result.stderrText).isEmpty, "\(result.stderrText)")
+            let bytes = String(decoding: try fileBytes(folder.file(output)), as: UTF8.self)
+            #expect(Self.leaks(bytes).isEmpty && !bytes.contains("127.0.0.1"), "\(output)")
         }
     }
 }
