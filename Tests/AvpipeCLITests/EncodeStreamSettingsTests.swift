@@ -44,4 +44,19 @@ import TestSupport
         let source = try Self.duration(input), muxed = try Self.duration(folder.file("muxed.mp4"))
         #expect(abs(muxed - source) < 0.1, "muxed \(muxed) s from a \(source) s source")
     }
+
+    /// Interlaced MPEG-2 in MPEG-TS (top or bottom field first) encoded to H.264 in Matroska: the
+    /// output states the field order ffmpeg's does for the same encode (`tb`, `bt`), not progressive.
+    @Test(arguments: [("1", "tb"), ("0", "bt")])
+    func interlacedPicturesKeepTheirFieldOrder(_ topFirst: String, _ expected: String) throws {
+        let folder = TemporaryDirectory()
+        let input = folder.file("interlaced.ts")
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=1",
+                                 "-c:v", "mpeg2video", "-flags", "+ilme+ildct", "-top", topFirst, "-q:v", "4", input])
+        try EncodeVideoCLITests.run(["encode", "--in", input, "--out", folder.file("o.mkv"), "--preset", "ultrafast"])
+        try MediaFactory.ffmpeg(["-v", "error", "-i", input, "-c:v", "libx264", "-preset", "ultrafast", folder.file("ffmpeg.mkv")])
+        let ours = try Self.stream(folder.file("o.mkv"), "field_order")["field_order"]
+        let theirs = try Self.stream(folder.file("ffmpeg.mkv"), "field_order")["field_order"]
+        #expect(ours == theirs && theirs == expected, "ours \(ours ?? "none"), ffmpeg's \(theirs ?? "none")")
+    }
 }
