@@ -59,4 +59,15 @@ import TestSupport
         let theirs = try Self.stream(folder.file("ffmpeg.mkv"), "field_order")["field_order"]
         #expect(ours == theirs && theirs == expected, "ours \(ours ?? "none"), ffmpeg's \(theirs ?? "none")")
     }
+
+    /// A value the encoder's option refuses (a number that is not one) is named with its option,
+    /// as the other refusals are, and nothing is written.
+    @Test func aRefusedEncoderOptionValueIsNamed() throws {
+        let folder = TemporaryDirectory()
+        let input = try EncodeVideoCLITests.y4m(folder.file("in.y4m"), seconds: 1)
+        let result = try avpipe(["encode", "--in", input, "--out", folder.file("o.mp4"), "--encoder-option", "rc-lookahead=abc"])
+        #expect(result.status == 64, "\(result.stderrText)")
+        #expect(result.stderrText.contains("invalid value 'abc' for encoder option 'rc-lookahead'"), "\(result.stderrText)")
+        #expect(folder.contents() == ["in.y4m"], "left behind: \(folder.contents())")
+    }
 }

@@ -43,12 +43,21 @@ struct VideoEncoderSetup {
         if let sar = format.sampleAspectRatio { c.pointee.sample_aspect_ratio = sar.avValue }
         Self.describeColor(of: format, on: c)
         if options.globalHeader { c.pointee.flags |= avp_codec_flag_global_header() }
+        let encoder = self.encoder
+        let (opened, logged) = FFmpegLog.explaining { () throws(AVPipelineError) in try encoder.open(options: dictionary) }
         do {
-            try encoder.open(options: dictionary)
+            try opened.get()
         } catch AVPipelineError.invalidOption(let option, let value, _) {
             throw AVPipelineError.invalidOption(name: option, value: value,
                                                 reason: "the '\(name)' encoder has no option '\(option)' (its options: ffmpeg -h encoder=\(name))")
         } catch AVPipelineError.ffmpeg(_, let code, _) where code == averrorEINVAL && codec.pointee.capabilities & avp_codec_cap_hardware() == 0 {
+            // A value the option's own type refuses (a number that is not one): FFmpeg's log names
+            // the option and the value, its error code does not.
+            if let logged, let (option, value) = dictionary.sorted(by: { $0.key < $1.key })
+                .first(where: { logged.contains("option \($0.key) to value \($0.value)") }) {
+                throw AVPipelineError.invalidOption(name: "encoder option '\(option)'", value: value,
+                                                    reason: "the '\(name)' encoder does not take it (its options: ffmpeg -h encoder=\(name))")
+            }
             // A value the encoder's own option parser takes but the encoder refuses (x264: an
             // unknown preset, tune or profile) comes back as EINVAL; its message says which.
             let named = ["preset": options.preset, "tune": options.tune, "profile": options.profile].compactMapValues { $0 }
