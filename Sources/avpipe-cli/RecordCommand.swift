@@ -49,7 +49,7 @@ struct Record: AsyncParsableCommand {
     @Flag(help: "Write a plain (unfragmented) M4A/MP4 with its index first; it appears only when complete.")
     var faststart = false
 
-    @Option(help: "Container, when the output's extension does not say it (adts, wav, m4a, mp4, mkv, ts, hls).")
+    @Option(help: ArgumentHelp("Container, when the output's extension does not say it (\(RecordingContainers.choices.map(\.rawValue).joined(separator: ", ")))."))
     var format: FormatArgument<RecordingContainers>?
 
     @Flag(help: "List the input devices (microphones, screens, cameras) and exit.")

@@ -48,6 +48,10 @@ struct RecordMovieJob: Sendable {
         if fragmented, encoding.keyframeEvery == nil, encoding.keyframeInterval == nil { encoding.keyframeEvery = fragment }
         let encoder = try VideoEncoder(upstream: camera, options: muxer.videoEncoderOptions(encoding))
         for notice in encoder.notices { printNotice(notice) }
+        let layout = encoder.encoderInputFormat.pixelFormat
+        if !layout.isChroma420 {
+            printNotice("\(layout) is not 4:2:0: many players and every phone refuse such video (the default, yuv420p, plays everywhere)")
+        }
         // Pictures are encoded in a task of their own, as they arrive, so that waiting for the
         // sound (which a sound server may deliver in blocks, late) never holds the camera's
         // queue up: only encoding too slowly drops pictures. Encoded pictures are small: room

@@ -8,18 +8,18 @@ struct VideoEncodingArguments: ParsableArguments {
     @Flag(help: "Leave the audio out.") var noAudio = false
     @Option(help: ArgumentHelp("Video codec: h264, hevc, vp9, av1, copy (no re-encoding), or an FFmpeg encoder by name (libx264, h264_vaapi…); default: h264 (VP9 for .webm, H.265 for .h265/.hevc).", valueName: "codec")) var videoCodec: String?
     @Option(help: ArgumentHelp("Constant quality: 0–51 for H.264/H.265, lower is better (x264's default: 23).", valueName: "n")) var crf: Double?
-    @Option(help: ArgumentHelp("Encoder speed/size trade-off (x264: ultrafast … veryslow; default medium).", valueName: "name")) var preset: String?
-    @Option(help: ArgumentHelp("Encoder tuning: film, animation, grain, stillimage, zerolatency (no delay, for live)…", valueName: "name")) var tune: String?
+    @Option(help: ArgumentHelp("Encoder speed/size trade-off (x264: ultrafast … veryslow; default medium, for a recording veryfast with --tune zerolatency).", valueName: "name")) var preset: String?
+    @Option(help: ArgumentHelp("Encoder tuning: film, animation, grain, stillimage, zerolatency (no delay, for live)…; default: none, for a recording zerolatency.", valueName: "name")) var tune: String?
     @Option(help: ArgumentHelp("Codec profile: baseline, main, high…", valueName: "name")) var profile: String?
     @Option(help: ArgumentHelp("Average video bit rate in bits per second, or with k/M (2M).", valueName: "rate")) var videoBitrate: BitRateArgument?
     @Option(help: ArgumentHelp("Largest bit rate over the decoder's buffer (VBV), with --bufsize.", valueName: "rate")) var maxrate: BitRateArgument?
     @Option(help: ArgumentHelp("The decoder's buffer (VBV) in bits, or with k/M.", valueName: "size")) var bufsize: BitRateArgument?
     @Option(help: ArgumentHelp("A keyframe at least every N pictures.", valueName: "n")) var gop: Int?
     @Option(help: ArgumentHelp("Most B-frames in a row (0: none).", valueName: "n")) var bframes: Int?
-    @Option(help: ArgumentHelp("A constant output frame rate (30, 29.97, 30000/1001): pictures are repeated or dropped to it; default: each picture once at its own time.", valueName: "rate")) var fps: FrameRateArgument?
+    @Option(help: ArgumentHelp("A constant output frame rate (30, 29.97, 30000/1001): pictures are repeated or dropped to it; default: each picture once at its own time (a raw .h264/.h265, which has no times: the input's rate).", valueName: "rate")) var fps: FrameRateArgument?
     @Option(help: ArgumentHelp("Output width in pixels (the height follows the picture's proportions unless given).", valueName: "pixels")) var width: Int?
     @Option(help: ArgumentHelp("Output height in pixels (the width follows unless given).", valueName: "pixels")) var height: Int?
-    @Option(help: ArgumentHelp("Pixel layout to encode (yuv420p, yuv444p, yuv420p10le…); default: the input's when the encoder takes it.", valueName: "name")) var pixelFormat: String?
+    @Option(help: ArgumentHelp("Pixel layout to encode (yuv420p, yuv444p, yuv420p10le…); default: the input's when the encoder takes it; a recording's yuv420p.", valueName: "name")) var pixelFormat: String?
     @Option(help: ArgumentHelp("Video encoder threads (0: the encoder chooses; 1: the same bytes every run, as ffmpeg -threads 1).", valueName: "n")) var threads: Int?
     @Option(name: .customLong("encoder-option"), parsing: .singleValue,
             help: ArgumentHelp("Any other video encoder option, key=value (x264-params=…, rc-lookahead=20); repeatable.", valueName: "key=value"))

@@ -11,6 +11,25 @@ import TestSupport
         }
     }
 
+    /// `record --help` says what a recording uses (x264's veryfast and zerolatency, 4:2:0) and
+    /// every container its --format takes, flv too (each one listed is accepted).
+    @Test func recordHelpSaysItsDefaultsAndFormats() throws {
+        let help = try avpipe(["record", "--help"]).stdoutText.replacingOccurrences(of: "\n", with: " ")
+            .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        for words in ["for a recording veryfast", "for a recording zerolatency", "a recording's yuv420p"] {
+            #expect(help.contains(words), "record --help lacks '\(words)'")
+        }
+        let formats = try #require(help.components(separatedBy: "does not say it (").dropFirst().first?.components(separatedBy: ")").first)
+        let listed = formats.components(separatedBy: ", ")
+        #expect(listed.contains("flv"), "\(listed)")
+        for format in listed {
+            // Parsed, then refused for the zero duration (validated after --format): never for the format.
+            let result = try avpipe(["record", "--format", format, "--out", "/nonexistent/x", "--duration", "0"])
+            #expect(result.status == 64 && result.stderrText.contains("--duration") && !result.stderrText.contains("--format"),
+                    "--format \(format): \(result.stderrText)")
+        }
+    }
+
     @Test func versionPrints() throws {
         let result = try avpipe(["--version"])
         #expect(result.status == 0)

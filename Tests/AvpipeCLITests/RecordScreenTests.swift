@@ -219,6 +219,20 @@ import TestSupport
         #expect(abs(pictures.count - 60) <= 4, "\(format): \(pictures.count) pictures in 2 s")
     }
 
+    /// A screen recording is 4:2:0 H.264 High, which players and phones take; 4:4:4 (High 4:4:4
+    /// Predictive, which many refuse) only when asked, and then with a notice saying so.
+    @Test(arguments: [([], "yuv420p", "High"), (["--pixel-format", "yuv444p"], "yuv444p", "High 4:4:4 Predictive")])
+    func aScreenRecordingIs420UnlessAsked(_ options: [String], _ layout: String, _ profile: String) throws {
+        let stage = try Stage.make()
+        let output = stage.folder.file("screen.mp4")
+        let result = try Subprocess.run(Locations.avpipe, ["record", "--screen", "--no-audio", "--duration", "1", "--out", output] + options,
+                                        environment: stage.display.environment)
+        #expect(result.status == 0, "\(result.stderrText)")
+        let probe = try Probe.run(output)
+        #expect(probe.string("pix_fmt") == layout && probe.string("profile") == profile, "\(probe.streams)")
+        #expect(result.stderrText.contains("players") == !options.isEmpty, "\(result.stderrText)")
+    }
+
     /// Pushed to nginx-rtmp as it is recorded: the server's recording holds the pictures and the sound.
     @Test(.needsNginx) func aScreenRecordingIsPushedOverRTMP() throws {
         let stage = try Stage.make()

@@ -30,6 +30,11 @@ public struct PixelFormat: Hashable, Sendable, CustomStringConvertible {
     public var bitDepth: Int { av_pix_fmt_desc_get(avValue).map { Int($0.pointee.comp.0.depth) } ?? 0 }
     /// Number of planes the pictures are stored in.
     public var planeCount: Int { Int(av_pix_fmt_count_planes(avValue)) }
+    /// Whether the colour is stored at half the width and half the height (4:2:0: yuv420p, nv12,
+    /// yuv420p10le…), the layout every player and phone decodes.
+    public var isChroma420: Bool {
+        av_pix_fmt_desc_get(avValue).map { $0.pointee.log2_chroma_w == 1 && $0.pointee.log2_chroma_h == 1 } ?? false
+    }
 }
 
 /// How decoded pictures look: size, pixel layout, shape of the pixels, colour description, and how
@@ -67,6 +72,10 @@ public struct VideoFormat: Hashable, Sendable, CustomStringConvertible {
     /// The container's average rate, when it states one: it differs from `frameRate` when the
     /// pictures are timed irregularly (an encoder then keeps their own clock).
     public var averageFrameRate: Rational? = nil
+    /// The layout an encoder makes of these pictures when not told one; nil: their own when the
+    /// encoder takes it, else the encoder's nearest (ffmpeg's rule). A screen or camera says
+    /// yuv420p: x264's nearest to a screen's RGB is 4:4:4, which many players and every phone refuse.
+    var encodingPixelFormat: PixelFormat? = nil
 
     /// Display width: the coded size rotated (width and height swap at 90° and 270°).
     public var displayWidth: Int { rotation == 90 || rotation == 270 ? height : width }

@@ -72,6 +72,19 @@ import TestSupport
         #expect(gaps.allSatisfy { $0 > 0.15 }, "taken pictures keep their capture times: \(gaps)")
     }
 
+    /// A screen's pictures (RGB) encoded with the defaults are 4:2:0 H.264 High, which every
+    /// player decodes, not the 4:4:4 that x264 is nearest to; 4:4:4 only when asked (ffprobe reads both).
+    @Test(arguments: [(nil, "yuv420p", "High"), ("yuv444p", "yuv444p", "High 4:4:4 Predictive")] as [(String?, String, String)])
+    func aScreenIsEncodedAs420UnlessAsked(_ asked: String?, _ layout: String, _ profile: String) async throws {
+        let server = try XvfbServer.started(width: 320, height: 240)
+        let folder = TemporaryDirectory()
+        let capture = try VideoCapture(options: .init(device: .screen(display: server.display), duration: MediaTime(seconds: 0.5)))
+        let h264 = try capture.encodeVideo(.init(preset: "veryfast", pixelFormat: asked.flatMap(PixelFormat.init(name:))))
+        _ = try await h264.writeRawVideo(to: folder.file("screen.h264"))
+        let probe = try Probe.run(folder.file("screen.h264"))
+        #expect(probe.string("pix_fmt") == layout && probe.string("profile") == profile, "\(probe.streams)")
+    }
+
     /// A display that is not there and a camera that is not there are `deviceUnavailable`,
     /// naming them; a region outside the screen too.
     @Test func missingDevicesAreUnavailableNamed() throws {

@@ -113,8 +113,11 @@ public final class VideoCapture: SampleSource {
         try check(avcodec_parameters_to_context(decoder.pointer, parameters), "avcodec_parameters_to_context")
         try decoder.open()
         let pixelFormat = parameters.pointee.format >= 0 ? PixelFormat(AVPixelFormat(rawValue: parameters.pointee.format)) : .yuv420p
-        outputFormat = VideoFormat(pixelFormat: pixelFormat, width: Int(parameters.pointee.width), height: Int(parameters.pointee.height),
-                                   timeBase: Rational(1, 1000), frameRate: options.frameRate)
+        var format = VideoFormat(pixelFormat: pixelFormat, width: Int(parameters.pointee.width), height: Int(parameters.pointee.height),
+                                 timeBase: Rational(1, 1000), frameRate: options.frameRate)
+        // Encoded as 4:2:0 unless asked otherwise: what players and phones take (see `encodingPixelFormat`).
+        format.encodingPixelFormat = .yuv420p
+        outputFormat = format
         let length = options.queueLength ?? Swift.max(4, Int((Double(options.frameRate.numerator) / Double(options.frameRate.denominator)) / 2))
         let reader = DeviceReader(input: input, queue: PictureQueue(capacity: length), clock: options.clock, duration: options.duration)
         control = Control(reader: reader)

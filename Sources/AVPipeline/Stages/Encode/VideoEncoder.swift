@@ -59,6 +59,7 @@ public final class VideoEncoder<Upstream: SampleSource>: SampleSource where Upst
 
     public func next() async throws -> EncodedVideoPacket<AnyVideoCodec>? {
         guard let packet = try await core.next() else { return nil }
+        if !fieldOrderStated { stateFieldOrder() }
         // Encoders such as libx264 leave packet durations unset; a container then guesses the
         // last picture's (an MP4 would end one picture early), so each gets its picture's own
         // duration (a variable rate stays variable), else one frame period.
@@ -66,6 +67,24 @@ public final class VideoEncoder<Upstream: SampleSource>: SampleSource where Upst
         let duration = feed.takeDuration(of: p.pointee.pts, decodeTime: p.pointee.dts)
         if p.pointee.duration <= 0, let duration { p.pointee.duration = duration }
         return EncodedVideoPacket(packet: packet, format: sharedFormat)
+    }
+
+    private var fieldOrderStated = false
+
+    /// The stream's field order, from its first picture (a muxer reads it for its header only
+    /// after the first packet), as ffmpeg sets its encoder's: both fields coded in one picture,
+    /// top field first is "tb" (top coded first, shown first), bottom first "bt"; MJPEG codes the
+    /// fields apart ("tt", "bb"). Matroska states it.
+    private func stateFieldOrder() {
+        guard let order = feed.firstFieldOrder else { return }
+        fieldOrderStated = true
+        let p = sharedFormat.value.parameters.pointer
+        let separateFields = p.pointee.codec_id == AV_CODEC_ID_MJPEG
+        p.pointee.field_order = switch AVFieldOrder(rawValue: UInt32(order)) {
+        case AV_FIELD_TT: separateFields ? AV_FIELD_TT : AV_FIELD_TB
+        case AV_FIELD_BB: separateFields ? AV_FIELD_BB : AV_FIELD_BT
+        default: AV_FIELD_PROGRESSIVE
+        }
     }
 
     /// Pictures dropped to keep `options.frameRate` (a later one took their slot before they were shown).

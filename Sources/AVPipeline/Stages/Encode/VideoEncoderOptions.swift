@@ -28,7 +28,8 @@ public struct VideoEncoderOptions: Sendable, Equatable {
     /// Encoder threads; nil or 0 lets the encoder choose. With one thread x264's output is the same
     /// from run to run (and the same as `ffmpeg -threads 1`).
     public var threads: Int?
-    /// The pixel layout to encode; nil: the source's when the encoder takes it, else the encoder's nearest.
+    /// The pixel layout to encode; nil: the source's when the encoder takes it, else the encoder's
+    /// nearest; for a screen or camera (`VideoCapture`), yuv420p, which every player decodes.
     public var pixelFormat: PixelFormat?
     /// Output width; with `height` nil the height follows the display aspect (as ffmpeg's `scale=W:-2`).
     public var width: Int?

@@ -24,7 +24,8 @@ struct VideoEncoderSetup {
         let dictionary = try options.dictionary()
         var notices: [String] = []
         var format = source
-        format.pixelFormat = try Self.pixelFormat(options.pixelFormat, source: source.pixelFormat, codec: codec, name: name)
+        format.pixelFormat = try Self.pixelFormat(options.pixelFormat ?? source.encodingPixelFormat.flatMap { Self.takes(codec, $0) ? $0 : nil },
+                                                  source: source.pixelFormat, codec: codec, name: name)
         (format.width, format.height, format.sampleAspectRatio) = try Self.size(of: source, options: options, pixelFormat: format.pixelFormat,
                                                                                   notices: &notices)
         Self.describeConversion(from: source, to: &format)
@@ -43,12 +44,21 @@ struct VideoEncoderSetup {
         if let sar = format.sampleAspectRatio { c.pointee.sample_aspect_ratio = sar.avValue }
         Self.describeColor(of: format, on: c)
         if options.globalHeader { c.pointee.flags |= avp_codec_flag_global_header() }
+        let encoder = self.encoder
+        let (opened, logged) = FFmpegLog.explaining { () throws(AVPipelineError) in try encoder.open(options: dictionary) }
         do {
-            try encoder.open(options: dictionary)
+            try opened.get()
         } catch AVPipelineError.invalidOption(let option, let value, _) {
             throw AVPipelineError.invalidOption(name: option, value: value,
                                                 reason: "the '\(name)' encoder has no option '\(option)' (its options: ffmpeg -h encoder=\(name))")
         } catch AVPipelineError.ffmpeg(_, let code, _) where code == averrorEINVAL && codec.pointee.capabilities & avp_codec_cap_hardware() == 0 {
+            // A value the option's own type refuses (a number that is not one): FFmpeg's log names
+            // the option and the value, its error code does not.
+            if let logged, let (option, value) = dictionary.sorted(by: { $0.key < $1.key })
+                .first(where: { logged.contains("option \($0.key) to value \($0.value)") }) {
+                throw AVPipelineError.invalidOption(name: "encoder option '\(option)'", value: value,
+                                                    reason: "the '\(name)' encoder does not take it (its options: ffmpeg -h encoder=\(name))")
+            }
             // A value the encoder's own option parser takes but the encoder refuses (x264: an
             // unknown preset, tune or profile) comes back as EINVAL; its message says which.
             let named = ["preset": options.preset, "tune": options.tune, "profile": options.profile].compactMapValues { $0 }
@@ -66,10 +76,7 @@ struct VideoEncoderSetup {
     /// else the one FFmpeg finds nearest the source's (as ffmpeg's format negotiation does).
     private static func pixelFormat(_ asked: PixelFormat?, source: PixelFormat, codec: UnsafePointer<AVCodec>,
                                     name: String) throws(AVPipelineError) -> PixelFormat {
-        var supported: [AVPixelFormat] = []
-        if var list = avp_codec_pixel_formats(codec) {
-            while list.pointee != AV_PIX_FMT_NONE { supported.append(list.pointee); list += 1 }
-        }
+        let supported = supportedPixelFormats(codec)
         if let asked {
             guard supported.isEmpty || supported.contains(asked.avValue) else {
                 throw .invalidOption(name: "pixel format", value: asked.name,
@@ -82,6 +89,20 @@ struct VideoEncoderSetup {
             var terminated = Array(list) + [AV_PIX_FMT_NONE]
             return PixelFormat(avcodec_find_best_pix_fmt_of_list(&terminated, source.avValue, 0, nil))
         }
+    }
+
+    /// The layouts `codec` takes; empty when it does not say.
+    private static func supportedPixelFormats(_ codec: UnsafePointer<AVCodec>) -> [AVPixelFormat] {
+        var supported: [AVPixelFormat] = []
+        if var list = avp_codec_pixel_formats(codec) {
+            while list.pointee != AV_PIX_FMT_NONE { supported.append(list.pointee); list += 1 }
+        }
+        return supported
+    }
+
+    private static func takes(_ codec: UnsafePointer<AVCodec>, _ format: PixelFormat) -> Bool {
+        let supported = supportedPixelFormats(codec)
+        return supported.isEmpty || supported.contains(format.avValue)
     }
 
     /// The coded size: the asked one (a missing side from the display aspect), rounded down to what

@@ -31,6 +31,9 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
     /// video encoders give packets no duration, and without one an MP4's edit list ends at the last
     /// picture's start, so players drop that picture.
     private var durations: [Int64: Int64] = [:]
+    /// The first picture's field order (`AVFieldOrder`: progressive, or interlaced top or bottom
+    /// field first), which the encoded stream states, as ffmpeg's encoder set-up takes it.
+    private(set) var firstFieldOrder: Int32?
     /// Pictures dropped or repeated to keep a constant rate.
     private(set) var dropped = 0
     private(set) var repeated = 0
@@ -135,6 +138,7 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
     /// takes, else another reference to the same planes (never copied).
     private func converted(_ picture: VideoFrame) throws(AVPipelineError) -> Frame {
         let frame = picture.frame.pointer
+        if firstFieldOrder == nil { firstFieldOrder = avp_frame_field_order(frame) }
         let source = (PixelFormat(AVPixelFormat(rawValue: frame.pointee.format)), Int(frame.pointee.width), Int(frame.pointee.height))
         let wanted = (target.pixelFormat, target.width, target.height)
         guard source != wanted else { return try picture.frame.newReference() }

@@ -85,12 +85,19 @@ extension TranscodePlan {
     /// sets before every keyframe, since no header holds them); seeks `demuxer` to the part's
     /// start. Also says what the encoder could not do as asked. Throws `.invalidOption` when the
     /// plan copies its video or has none.
+    ///
+    /// Such a stream has no timestamps: a reader times it by the frame rate its parameter sets
+    /// state, which the encoder takes from its clock. So, unless the plan sets a rate, the
+    /// pictures are encoded at the track's (ffmpeg's guess, else 25 fps), one a frame period,
+    /// repeated or dropped onto that grid as ffmpeg does for a raw output, and never in the
+    /// container's clock (Matroska's milliseconds would state 1000 pictures a second).
     public func encodedVideo(from demuxer: Demuxer) throws
         -> (packets: some SampleSource<EncodedVideoPacket<AnyVideoCodec>>, notices: [String]) {
         guard let (track, work) = video, case .encode(var options) = work else {
             throw AVPipelineError.invalidOption(name: "video", value: "copy", reason: "an elementary stream is made by encoding the pictures")
         }
         options.globalHeader = false
+        if options.frameRate == nil { options.frameRate = track.frameRate ?? Rational(25, 1) }
         if let start, start.value > 0, let timelineOrigin { try demuxer.seek(to: timelineOrigin, mode: .exact) }
         let end = duration.flatMap { duration in timelineOrigin.map { $0 + duration } }
         let encoder = try demuxer.encodedVideo(track, options: options, end: end, metadata: [:])
