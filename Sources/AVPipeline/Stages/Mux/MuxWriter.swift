@@ -45,13 +45,14 @@ final class MuxWriter {
     }
 
     init(path: String, finalPath: String, stream: Bool = false, container: Container, tracks: [MuxTrack],
-         metadata: [String: String], chapters: [Chapter], coverArt: CoverArt?,
+         metadata: [String: String], chapters: [Chapter], coverArt: CoverArt?, attachments: [Attachment] = [],
          startShift: StartShift? = nil, muxerOptions: [String: String], network: NetworkConnection? = nil) throws(AVPipelineError) {
         self.finalPath = finalPath
         self.startShift = startShift
         self.tracks = tracks
         opening = Opening(path: path, stream: stream, container: container, metadata: metadata, muxerOptions: muxerOptions, network: network)
-        (context, streams) = try Self.open(opening, tracks: tracks, chapters: chapters, coverArt: coverArt, finalPath: finalPath)
+        (context, streams) = try Self.open(opening, tracks: tracks, chapters: chapters, coverArt: coverArt, attachments: attachments,
+                                           finalPath: finalPath)
         inputTimeBases = tracks.map { $0.timeBase.avValue }
         shiftTicks = Self.shiftTicks(startShift, streams: streams)
         stats = Array(repeating: StreamTally(), count: tracks.count)
@@ -64,7 +65,7 @@ final class MuxWriter {
 
     /// Opens the output with one stream per track and writes its header.
     private static func open(_ opening: Opening, tracks: [MuxTrack], chapters: [Chapter], coverArt: CoverArt?,
-                             finalPath: String) throws(AVPipelineError) -> (OutputContext, [UnsafeMutablePointer<AVStream>]) {
+                             attachments: [Attachment] = [], finalPath: String) throws(AVPipelineError) -> (OutputContext, [UnsafeMutablePointer<AVStream>]) {
         let context = try OutputContext(formatName: opening.container.muxerName, path: opening.path, stream: opening.stream,
                                         network: opening.network)
         try context.setMetadata(opening.metadata)
@@ -87,6 +88,7 @@ final class MuxWriter {
             streams.append(stream)
         }
         // After the tracks, so that track i stays stream i.
+        for attachment in attachments { _ = try context.addAttachment(attachment) }
         let coverStream = try coverArt.map { art throws(AVPipelineError) in try context.addCoverArt(art) }
         do {
             try context.writeHeader(options: opening.muxerOptions)

@@ -46,6 +46,9 @@ public final class Muxer {
         public var coverArt: CoverArt?
         /// The file's chapters (times on the inputs' timeline), e.g. an input's `MediaInfo.chapters`.
         public var chapters: [Chapter]
+        /// Files to attach (Matroska only, e.g. an input's `Demuxer.attachments`: the fonts its
+        /// ASS subtitles use); other containers refuse them (see `Container.holdsAttachments`).
+        public var attachments: [Attachment] = []
         /// The input time that becomes 0 in the output, e.g. an input's `MediaInfo.startTime`: an
         /// MPEG-TS usually starts seconds after 0, and a copy should not begin with that much nothing.
         /// Every track and chapter moves by the same amount, so the tracks keep their offsets to
@@ -106,6 +109,10 @@ public final class Muxer {
     public init(path: String, options: Options = .init()) throws {
         guard let container = options.container ?? Container(path: path), container.isMultiTrack else {
             throw AVPipelineError.unsupportedFormat("cannot tell the container from '\(path)': use \(Container.extensionsText)")
+        }
+        if !options.attachments.isEmpty && !container.holdsAttachments {
+            throw AVPipelineError.invalidOption(name: "attachments", value: options.attachments.map(\.filename).joined(separator: ", "),
+                                                reason: "only Matroska (.mkv) files hold attachments")
         }
         guard options.fragmentDuration.value > 0 else {
             throw AVPipelineError.invalidOption(name: "fragment duration", value: "\(options.fragmentDuration)", reason: "must be positive")
@@ -236,7 +243,7 @@ public final class Muxer {
         }
         let writer = try MuxWriter(path: target.writingPath, finalPath: path, stream: target.isStreamOutput, container: container,
                                    tracks: tracks, metadata: options.metadata, chapters: chapters, coverArt: storesCoverArt ? options.coverArt : nil,
-                                   startShift: startShift, muxerOptions: muxerOptions, network: connection)
+                                   attachments: options.attachments, startShift: startShift, muxerOptions: muxerOptions, network: connection)
         let push = connection != nil || copy != nil
             ? NetworkPush(writer: writer, copy: copy, options: options.network, url: path, videoTracks: tracks.map { $0.kind == .video })
             : nil
