@@ -9,9 +9,11 @@ struct Encode: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Encode video to H.264 (HEVC, VP9, AV1) and audio to AAC: a movie into MP4/MOV/MKV/WebM/TS/HLS or .h264, any audio into .aac or .m4a.",
         discussion: """
-        Every track the output can carry is encoded: the video with libx264 at ffmpeg's defaults \
-        (crf 23, preset medium; VP9 and Opus for .webm), the audio to AAC-LC. Each picture is encoded \
-        once, at its own time; rotation, tags and chapters are kept.
+        Every track the output can carry is kept: the video encoded with libx264 at ffmpeg's defaults \
+        (crf 23, preset medium; VP9 and Opus for .webm), every audio track to AAC-LC (--audio-track N: \
+        that one only), subtitles and Matroska attachments copied (or converted, as remux does; \
+        --no-subtitles leaves them out). Each picture is encoded once, at its own time; rotation, \
+        tags and chapters are kept.
         Examples: avpipe encode --in movie.mkv --out movie.mp4
                   avpipe encode -i movie.mp4 small.mp4 --crf 28 --preset veryfast --width 640
                   avpipe encode --in camera.y4m --out camera.h264 --tune zerolatency --profile baseline --gop 30
@@ -173,7 +175,7 @@ struct Encode: AsyncParsableCommand {
         let audio: TranscodePlan.AudioWork = video.noAudio ? .none
             : container == .webm ? .encoder("libopus", bitRate: bitrate?.bitsPerSecond) : .aac(encoding, channels: audioFormat.channels)
         return MovieEncodeJob(input: input, output: output, container: container, video: try video.work(into: container), audio: audio,
-                              audioTrack: part.audioTrack, start: part.start?.time, duration: part.duration?.time,
+                              audioTrack: part.audioTrack, subtitles: !part.noSubtitles, start: part.start?.time, duration: part.duration?.time,
                               overwrite: outputOptions.overwrite, hls: hls.options, keepsMetadata: !noMetadata, tagSettings: tagSettings,
                               realtime: network.realtime(for: output, asked: realtime), network: network.options(for: output, timeout: inputOptions.timeout, certificates: inputOptions.certificates.check))
     }

@@ -1,10 +1,11 @@
 import ArgumentParser
 import AVPipeline
 
-/// `encode`'s `--audio-track`, `--start` and `--duration`: which track of the input, and which
-/// span of it, is encoded (read through demux → decode, never as a capture).
+/// `encode`'s `--audio-track`, `--no-subtitles`, `--start` and `--duration`: which tracks of the
+/// input, and which span of it, are encoded (read through demux → decode, never as a capture).
 struct InputPartArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Audio track to encode (0 = first); default: the file's main one.", valueName: "n")) var audioTrack: Int?
+    @Option(help: ArgumentHelp("Encode only this audio track (0 = first); default: a movie's every one, an audio file's main one.", valueName: "n")) var audioTrack: Int?
+    @Flag(help: "Leave a movie's subtitle tracks out (by default they are kept, converted where the output needs it).") var noSubtitles = false
     @Option(help: ArgumentHelp("Begin at this time (seconds or hh:mm:ss.xxx), to the sample.", valueName: "time")) var start: TimeArgument?
     @Option(help: ArgumentHelp("Encode this long (seconds or hh:mm:ss.xxx), to the sample.", valueName: "time")) var duration: TimeArgument?
 

@@ -9,7 +9,10 @@ struct MovieEncodeJob: Sendable {
     let container: Container
     let video: TranscodePlan.VideoWork
     let audio: TranscodePlan.AudioWork
+    /// The one audio track to encode; nil: every one.
     let audioTrack: Int?
+    /// Whether the subtitle tracks are kept (copied, or converted to the text format the container holds).
+    var subtitles = true
     let start: MediaTime?
     let duration: MediaTime?
     let overwrite: Bool
@@ -25,7 +28,7 @@ struct MovieEncodeJob: Sendable {
     func run(_ demuxer: Demuxer) async throws {
         try ensureStart(start, within: demuxer.info)
         let plan = try TranscodePlan(info: demuxer.info, container: container, video: video, audio: audio,
-                                     audioTrack: audioTrack, start: start, duration: duration, hls: hls)
+                                     audioTrack: audioTrack, subtitles: subtitles, start: start, duration: duration, hls: hls)
         var options = Muxer.Options(container: container, overwrite: overwrite, realtime: realtime, keepsTrackMetadata: keepsMetadata,
                                     timelineOrigin: plan.timelineOrigin, hls: hls, network: network)
         if keepsMetadata {
@@ -34,7 +37,11 @@ struct MovieEncodeJob: Sendable {
             options.coverArt = demuxer.coverArt
         }
         options.metadata = options.metadata.merging(tagSettings) { $1 }.filter { !$0.value.isEmpty }
+        options.attachments = plan.copied.attachments(of: demuxer)
         if !plan.leftOut.isEmpty { printNotice("not in \(output): \(plan.leftOut.joined(separator: "; "))") }
+        if !plan.copied.conversionsText.isEmpty {
+            printNotice("\(container.rawValue.uppercased()) cannot hold these subtitles as they are; converted: \(plan.copied.conversionsText.joined(separator: "; "))")
+        }
         let total = expectedDuration(demuxer.info)
         let rate = plan.video.flatMap { video -> Double? in
             var fps = video.track.frameRate

@@ -83,6 +83,7 @@ struct CopyJob: Sendable {
             options.chapters = demuxer.info.chapters
             options.coverArt = demuxer.coverArt
         }
+        options.attachments = plan.attachments(of: demuxer)
         let muxer = try Muxer(path: output, options: options)
         try muxer.addTracks(of: demuxer, plan: plan, label: input)
         if !plan.leftOut.isEmpty { printNotice("not copied into \(output): \(plan.leftOut.joined(separator: "; "))") }

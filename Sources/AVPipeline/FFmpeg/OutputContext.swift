@@ -97,6 +97,24 @@ final class OutputContext {
         return av_codec_get_id(tables, tag) == codec || av_codec_get_tag2(tables, codec, &own) == 0
     }
 
+    /// A stream for an attached file (Matroska's attachments): no packets, its bytes as extradata
+    /// and its name and MIME type as tags, which the muxer writes into the header.
+    func addAttachment(_ attachment: Attachment) throws(AVPipelineError) -> UnsafeMutablePointer<AVStream> {
+        let stream = try allocated(avformat_new_stream(pointer, nil))
+        let parameters = stream.pointee.codecpar!
+        parameters.pointee.codec_type = AVMEDIA_TYPE_ATTACHMENT
+        parameters.pointee.codec_id = attachment.codec?.avID ?? AV_CODEC_ID_NONE
+        guard let bytes = av_mallocz(attachment.bytes.count + Int(avp_input_buffer_padding_size())) else { throw .outOfMemory }
+        attachment.bytes.withUnsafeBytes { if let base = $0.baseAddress { memcpy(bytes, base, $0.count) } }
+        parameters.pointee.extradata = bytes.assumingMemoryBound(to: UInt8.self)
+        parameters.pointee.extradata_size = Int32(attachment.bytes.count)
+        var tags = attachment.metadata
+        tags["filename"] = attachment.filename
+        if let mimeType = attachment.mimeType { tags["mimetype"] = mimeType }
+        try setMetadata(tags, of: stream)
+        return stream
+    }
+
     /// A stream for an attached picture (`covr` in MP4/M4A): its one packet is written like any other.
     func addCoverArt(_ art: CoverArt) throws(AVPipelineError) -> UnsafeMutablePointer<AVStream> {
         let stream = try allocated(avformat_new_stream(pointer, nil))

@@ -19,6 +19,9 @@ extension Container {
         return avformat_query_codec(format, codec.avID, 0) == 1
     }
 
+    /// Whether this container keeps attached files (fonts…): Matroska does, WebM (its subset) does not.
+    public var holdsAttachments: Bool { self == .mkv }
+
     /// Why a copy into this container (HLS: as `hls` says) loses a video track's display matrix
     /// (its rotation and mirroring) as this FFmpeg writes it; nil when the matrix is kept.
     func displayMatrixLoss(hls: HLSOptions) -> String? {

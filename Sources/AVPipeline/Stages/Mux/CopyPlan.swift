@@ -4,7 +4,8 @@ internal import CFFmpeg
 /// leaves out and why — so that nothing is dropped without the user being told.
 ///
 /// By default every audio, video and subtitle track is taken (cover art travels as the file's
-/// cover, not as a track); what the target container cannot hold is listed in `leftOut`.
+/// cover, not as a track), and every attachment (fonts…) into Matroska; what the target container
+/// cannot hold is listed in `leftOut`.
 public struct CopyPlan: Sendable {
     /// Which tracks of a kind to take.
     public enum Choice: Sendable, Equatable {
@@ -23,6 +24,8 @@ public struct CopyPlan: Sendable {
     /// Text subtitle tracks (by input index) the target cannot hold as they are, and the text
     /// format they are converted to on the way (see `SubtitleConverter`).
     public let conversions: [Int: Codec]
+    /// The attachment tracks taken (a Matroska output's files: `Muxer.Options.attachments`).
+    public let attachments: [TrackInfo]
 
     /// `coverArt`, `chapters`: whether the copy wants the input's cover picture (which only MP4
     /// and M4A keep) and chapters (which MPEG-TS cannot hold). `hls`: how an HLS output is
@@ -36,6 +39,7 @@ public struct CopyPlan: Sendable {
         var tracks: [TrackInfo] = []
         var leftOut: [String] = []
         var conversions: [Int: Codec] = [:]
+        var attachments: [TrackInfo] = []
         for track in info.tracks {
             if chosen.contains(where: { $0.index == track.index }) {
                 if container == .hls && track.kind == .subtitle {
@@ -58,7 +62,15 @@ public struct CopyPlan: Sendable {
                 }
             } else if track.kind == .data && track.codecTag == "text" && !info.chapters.isEmpty {
                 continue  // MP4's chapter-title track: the chapters are copied as chapters
-            } else if track.kind == .data || track.kind == .attachment || track.kind == .unknown {
+            } else if track.kind == .attachment {
+                if !container.holdsAttachments {
+                    leftOut.append("\(Self.describe(track)): \(container.rawValue.uppercased()) has no place for attachments (.mkv does)")
+                } else if track.metadata["filename"] == nil {
+                    leftOut.append("\(Self.describe(track)): an attachment without a file name")
+                } else {
+                    attachments.append(track)
+                }
+            } else if track.kind == .data || track.kind == .unknown {
                 leftOut.append("\(Self.describe(track)): only audio, video and subtitles are copied")
             }
         }
@@ -68,6 +80,7 @@ public struct CopyPlan: Sendable {
         self.tracks = tracks
         self.leftOut = leftOut
         self.conversions = conversions
+        self.attachments = attachments
     }
 
     /// The text subtitle format each container holds.
@@ -99,9 +112,10 @@ public struct CopyPlan: Sendable {
         }
     }
 
-    /// "subtitle track 2 (subrip, eng)".
+    /// "subtitle track 2 (subrip, eng)", "attachment track 3 (ttf, font.ttf)".
     static func describe(_ track: TrackInfo) -> String {
-        let details = [track.codecTag ?? track.codec.name, track.language].compactMap { $0 }.filter { $0 != "und" }
+        let details = [track.codecTag ?? track.codec.name, track.language, track.kind == .attachment ? track.metadata["filename"] : nil]
+            .compactMap { $0 }.filter { $0 != "und" }
         return "\(track.kind) track \(track.index) (\(details.joined(separator: ", ")))"
     }
 
@@ -121,7 +135,8 @@ public struct CopyPlan: Sendable {
 }
 
 extension Muxer {
-    /// Adds the tracks `plan` takes from `demuxer`, in its order; returns how many.
+    /// Adds the tracks `plan` takes from `demuxer`, in its order; returns how many. (Its
+    /// attachments go in `Options.attachments`: `CopyPlan.attachments(of:)`.)
     @discardableResult
     public func addTracks(of demuxer: Demuxer, plan: CopyPlan, label: String? = nil) throws -> Int {
         let label = label ?? demuxer.info.path
@@ -130,16 +145,38 @@ extension Muxer {
             switch track.kind {
             case .audio: try addAudio(DemuxedAudioTrack(demuxer: demuxer, track: track), label: label)
             case .video: try addVideo(DemuxedVideoTrack(demuxer: demuxer, track: track), label: label)
-            case .subtitle:
-                let subtitles = try DemuxedSubtitleTrack(demuxer: demuxer, track: track)
-                if let target = plan.conversions[track.index] {
-                    try addSubtitles(SubtitleConverter(subtitles, to: target), label: label)
-                } else {
-                    try addSubtitles(subtitles, label: label)
-                }
+            case .subtitle: try addSubtitles(of: demuxer, track, plan: plan, label: label)
             default: continue
             }
         }
         return plan.tracks.count
+    }
+
+    /// Adds subtitle `track` of `demuxer`, converted when `plan` says so; cut to `part` (input
+    /// times; nil: whole) when given.
+    func addSubtitles(of demuxer: Demuxer, _ track: TrackInfo, plan: CopyPlan, label: String,
+                      part: (start: MediaTime?, end: MediaTime?)? = nil) throws {
+        let demuxed = try DemuxedSubtitleTrack(demuxer: demuxer, track: try demuxer.described(track))
+        if let part {
+            try addSubtitles(SubtitleWindow(demuxed, start: part.start, end: part.end), converting: plan.conversions[track.index], label: label)
+        } else {
+            try addSubtitles(demuxed, converting: plan.conversions[track.index], label: label)
+        }
+    }
+
+    private func addSubtitles<Upstream: SampleSource>(_ subtitles: Upstream, converting target: Codec?, label: String) throws
+    where Upstream.Buffer == EncodedSubtitlePacket {
+        if let target {
+            try addSubtitles(SubtitleConverter(subtitles, to: target), label: label)
+        } else {
+            try addSubtitles(subtitles, label: label)
+        }
+    }
+}
+
+extension CopyPlan {
+    /// The attachments the plan takes, read from `demuxer` (for `Muxer.Options.attachments`).
+    public func attachments(of demuxer: Demuxer) -> [Attachment] {
+        attachments.compactMap(demuxer.attachment)
     }
 }

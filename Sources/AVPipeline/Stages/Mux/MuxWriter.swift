@@ -4,6 +4,15 @@ internal import CFFmpeg
 /// packets in the order it is given (the Muxer has already interleaved them), so it uses
 /// `av_write_frame` — libavformat's own interleaving queue would hold packets back (up to
 /// `max_interleave_delta`) when one track ends early.
+/// Where the earliest track starts, before 0 (see `Muxer.startNonNegative`): every track is written
+/// that much later.
+struct StartShift {
+    /// The track whose first packet is the earliest.
+    let track: Int
+    /// That packet's presentation time (negative).
+    let start: MediaTime
+}
+
 final class MuxWriter {
     /// The open output; replaced when a network output reconnects (`reconnect()`).
     private var context: OutputContext
@@ -19,6 +28,10 @@ final class MuxWriter {
     /// Per audio track: its sample rate where its time base is coarser than one sample (Matroska's
     /// milliseconds), and the rounding state `av_rescale_delta` carries from packet to packet.
     @exclusivity(unchecked) private var sampleExact: [(rate: Int32, last: Int64)?]
+    /// Per track: how much later than its packets say each is written, in its stream's time base
+    /// (see `init`'s `startShift`); 0 for none.
+    @exclusivity(unchecked) private var shiftTicks: [Int64]
+    private let startShift: StartShift?
     /// Why the network output's connection broke, set by the write that found it broken.
     private(set) var lostConnection: String?
     /// How the output is opened again on `reconnect()`.
@@ -32,13 +45,16 @@ final class MuxWriter {
     }
 
     init(path: String, finalPath: String, stream: Bool = false, container: Container, tracks: [MuxTrack],
-         metadata: [String: String], chapters: [Chapter], coverArt: CoverArt?, muxerOptions: [String: String],
-         network: NetworkConnection? = nil) throws(AVPipelineError) {
+         metadata: [String: String], chapters: [Chapter], coverArt: CoverArt?, attachments: [Attachment] = [],
+         startShift: StartShift? = nil, muxerOptions: [String: String], network: NetworkConnection? = nil) throws(AVPipelineError) {
         self.finalPath = finalPath
+        self.startShift = startShift
         self.tracks = tracks
         opening = Opening(path: path, stream: stream, container: container, metadata: metadata, muxerOptions: muxerOptions, network: network)
-        (context, streams) = try Self.open(opening, tracks: tracks, chapters: chapters, coverArt: coverArt, finalPath: finalPath)
+        (context, streams) = try Self.open(opening, tracks: tracks, chapters: chapters, coverArt: coverArt, attachments: attachments,
+                                           finalPath: finalPath)
         inputTimeBases = tracks.map { $0.timeBase.avValue }
+        shiftTicks = Self.shiftTicks(startShift, streams: streams)
         stats = Array(repeating: StreamTally(), count: tracks.count)
         sampleExact = tracks.map { track in
             let rate = track.parameters.pointer.pointee.sample_rate
@@ -49,7 +65,7 @@ final class MuxWriter {
 
     /// Opens the output with one stream per track and writes its header.
     private static func open(_ opening: Opening, tracks: [MuxTrack], chapters: [Chapter], coverArt: CoverArt?,
-                             finalPath: String) throws(AVPipelineError) -> (OutputContext, [UnsafeMutablePointer<AVStream>]) {
+                             attachments: [Attachment] = [], finalPath: String) throws(AVPipelineError) -> (OutputContext, [UnsafeMutablePointer<AVStream>]) {
         let context = try OutputContext(formatName: opening.container.muxerName, path: opening.path, stream: opening.stream,
                                         network: opening.network)
         try context.setMetadata(opening.metadata)
@@ -72,6 +88,7 @@ final class MuxWriter {
             streams.append(stream)
         }
         // After the tracks, so that track i stays stream i.
+        for attachment in attachments { _ = try context.addAttachment(attachment) }
         let coverStream = try coverArt.map { art throws(AVPipelineError) in try context.addCoverArt(art) }
         do {
             try context.writeHeader(options: opening.muxerOptions)
@@ -99,6 +116,21 @@ final class MuxWriter {
         lostConnection = nil
         context.closeConnection()
         (context, streams) = try Self.open(opening, tracks: tracks, chapters: [], coverArt: nil, finalPath: finalPath)
+        shiftTicks = Self.shiftTicks(startShift, streams: streams)
+    }
+
+    /// The shift that brings `shift.start` of track `shift.track` to 0, in each stream's time base,
+    /// worked out as libavformat's own shift is (ffmpeg's Matroska output): from that start as
+    /// written, rounded up. Applied to packets already in their stream's time base, it is as exact
+    /// as the container allows (in a video encoder's 1/25 s it would move the pictures a whole frame).
+    private static func shiftTicks(_ shift: StartShift?, streams: [UnsafeMutablePointer<AVStream>]) -> [Int64] {
+        guard let shift else { return streams.map { _ in 0 } }
+        let base = streams[shift.track].pointee.time_base
+        let start = av_rescale_q(shift.start.value, shift.start.timeBase.avValue, base)
+        return streams.map { stream in
+            start >= 0 ? 0 : av_rescale_q_rnd(-start, base, stream.pointee.time_base,
+                                              AVRounding(rawValue: AV_ROUND_UP.rawValue | AV_ROUND_PASS_MINMAX.rawValue))
+        }
     }
 
     /// Writes one packet of track `index` (timestamps in the track's time base) and releases its
@@ -125,6 +157,11 @@ final class MuxWriter {
             p.pointee.stream_index = stream.pointee.index
         } else {
             StreamTally.place(p, from: inputTimeBases[index], on: stream)
+        }
+        let shift = shiftTicks[index]
+        if shift != 0 {
+            if p.pointee.pts != avp_nopts_value() { p.pointee.pts += shift }
+            if p.pointee.dts != avp_nopts_value() { p.pointee.dts += shift }
         }
         if let end = stats[index].count(p, size: packet.size, timeBase: stream.pointee.time_base),
            position.map({ end > $0 }) ?? true {

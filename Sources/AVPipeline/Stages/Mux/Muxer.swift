@@ -46,6 +46,9 @@ public final class Muxer {
         public var coverArt: CoverArt?
         /// The file's chapters (times on the inputs' timeline), e.g. an input's `MediaInfo.chapters`.
         public var chapters: [Chapter]
+        /// Files to attach (Matroska only, e.g. an input's `Demuxer.attachments`: the fonts its
+        /// ASS subtitles use); other containers refuse them (see `Container.holdsAttachments`).
+        public var attachments: [Attachment] = []
         /// The input time that becomes 0 in the output, e.g. an input's `MediaInfo.startTime`: an
         /// MPEG-TS usually starts seconds after 0, and a copy should not begin with that much nothing.
         /// Every track and chapter moves by the same amount, so the tracks keep their offsets to
@@ -90,8 +93,8 @@ public final class Muxer {
     private let copyTarget: (destination: Destination, container: Container)?
     private var tracks: [MuxTrack] = []
     private var started = false
-    /// The input time that becomes 0 in the output: `Options.timelineOrigin`, moved where the
-    /// container needs it (see `startNonNegative`).
+    /// The input time that becomes 0 in the output: `Options.timelineOrigin` (Matroska's writer
+    /// then moves every track later by the same amount: see `startNonNegative`).
     private var origin: MediaTime?
     /// The priming and padding the finished file records (one AAC track, no video), after `run`.
     public private(set) var gapless: GaplessInfo?
@@ -106,6 +109,10 @@ public final class Muxer {
     public init(path: String, options: Options = .init()) throws {
         guard let container = options.container ?? Container(path: path), container.isMultiTrack else {
             throw AVPipelineError.unsupportedFormat("cannot tell the container from '\(path)': use \(Container.extensionsText)")
+        }
+        if !options.attachments.isEmpty && !container.holdsAttachments {
+            throw AVPipelineError.invalidOption(name: "attachments", value: options.attachments.map(\.filename).joined(separator: ", "),
+                                                reason: "only Matroska (.mkv) files hold attachments")
         }
         guard options.fragmentDuration.value > 0 else {
             throw AVPipelineError.invalidOption(name: "fragment duration", value: "\(options.fragmentDuration)", reason: "must be positive")
@@ -216,12 +223,14 @@ public final class Muxer {
             try await track.prepare()
             firsts.append(try await nextPacket(of: index))
         }
-        try startNonNegative(firsts)
+        let startShift = startNonNegative(firsts)
         var queue = InterleavingQueue<Packet>(inputCount: tracks.count)
         for (index, packet) in firsts.enumerated() {
             if let packet { queue.put(packet, at: Self.decodeTime(packet, tracks[index]), input: index) }
         }
-        let chapters = origin.map { origin in options.chapters.map { $0.shifted(back: origin) } } ?? options.chapters
+        // The chapters move with the tracks, the start shift included.
+        let chapterOrigin = startShift.map { (origin ?? MediaTime(value: 0, timeBase: $0.start.timeBase)) + $0.start } ?? origin
+        let chapters = chapterOrigin.map { origin in options.chapters.map { $0.shifted(back: origin) } } ?? options.chapters
 
         let interrupt = InterruptFlag()
         let connection = target.network.map { NetworkConnection(output: $0, timeout: options.network.timeout,
@@ -229,12 +238,12 @@ public final class Muxer {
         // The copy first: it is complete whatever the network does.
         let copy = try copyTarget.map { copy throws in
             try MuxWriter(path: copy.destination.writingPath, finalPath: options.network.localCopy!, container: copy.container,
-                          tracks: tracks, metadata: options.metadata, chapters: chapters, coverArt: nil,
+                          tracks: tracks, metadata: options.metadata, chapters: chapters, coverArt: nil, startShift: startShift,
                           muxerOptions: fileOptions(copy.container, copy.destination, fragmented: true))
         }
         let writer = try MuxWriter(path: target.writingPath, finalPath: path, stream: target.isStreamOutput, container: container,
                                    tracks: tracks, metadata: options.metadata, chapters: chapters, coverArt: storesCoverArt ? options.coverArt : nil,
-                                   muxerOptions: muxerOptions, network: connection)
+                                   attachments: options.attachments, startShift: startShift, muxerOptions: muxerOptions, network: connection)
         let push = connection != nil || copy != nil
             ? NetworkPush(writer: writer, copy: copy, options: options.network, url: path, videoTracks: tracks.map { $0.kind == .video })
             : nil
@@ -336,18 +345,16 @@ public final class Muxer {
     /// Matroska stores no time before 0 that its readers agree on (FFmpeg reads such a block
     /// without a timestamp), and libavformat's own shift, decided on the first packet written,
     /// misses a track whose first packet comes later (AAC priming behind a video's first frame).
-    /// So every track moves later by the same amount, until the earliest first packet shows at 0.
-    private func startNonNegative(_ firsts: [Packet?]) throws {
-        guard container.isMatroska else { return }
+    /// So every track moves later by the same amount, until the earliest first packet shows at 0:
+    /// that packet is returned, and the writer adds the shift once a packet is in its stream's
+    /// time base (in a track's own, a video encoder's 1/25 s, it would be rounded to a whole frame).
+    private func startNonNegative(_ firsts: [Packet?]) -> StartShift? {
+        guard container.isMatroska else { return nil }
         let starts = firsts.enumerated().compactMap { index, packet in
-            packet.flatMap { MediaTime(ffmpeg: $0.pointer.pointee.pts, timeBase: tracks[index].timeBase) }
+            packet.flatMap { MediaTime(ffmpeg: $0.pointer.pointee.pts, timeBase: tracks[index].timeBase) }.map { (index, $0) }
         }
-        guard let earliest = starts.min(), earliest.value < 0 else { return }
-        for (index, packet) in firsts.enumerated() {
-            if let packet { shift(packet, back: earliest.converted(to: tracks[index].timeBase).value) }
-        }
-        origin = (origin ?? MediaTime(value: 0, timeBase: earliest.timeBase)) + earliest
-        originTicks.removeAll()
+        guard let (track, earliest) = starts.min(by: { $0.1 < $1.1 }), earliest.value < 0 else { return nil }
+        return StartShift(track: track, start: earliest)
     }
 
     /// FFmpeg 5.1's hls muxer drops the video tracks' display matrices on their way to the fMP4

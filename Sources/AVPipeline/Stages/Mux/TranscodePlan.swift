@@ -1,9 +1,12 @@
 internal import CFFmpeg
 
-/// What an encode of a movie does with its input's main video and audio tracks: encode each (or
-/// copy it, or leave it out), cut to the chosen part, into the container; and what it leaves out
-/// and why. `Muxer.addTracks(of:transcoding:)` builds the chains. Like ffmpeg, an encode takes one
-/// video and one audio track; `remux` copies every track.
+/// What an encode of a movie does with its input's tracks: the main video track and every audio
+/// track (or the one asked for) encoded (or copied, or left out), the subtitles and attachments
+/// copied (text subtitles converted where the container needs it), as `CopyPlan` takes them for
+/// `remux`; all cut to the chosen part, into the container; and what it leaves out and why.
+/// `Muxer.addTracks(of:transcoding:)` builds the chains. Like ffmpeg, an encode takes one video
+/// track; unlike ffmpeg's default (one audio, one subtitle track), it keeps every other track the
+/// container can carry, as `remux` does.
 public struct TranscodePlan: Sendable {
     /// What happens to the video.
     public enum VideoWork: Sendable, Equatable {
@@ -29,8 +32,11 @@ public struct TranscodePlan: Sendable {
 
     /// The video track taken and what is done with it; nil when none is.
     public let video: (track: TrackInfo, work: VideoWork)?
-    /// The audio track taken and what is done with it; nil when none is.
-    public let audio: (track: TrackInfo, work: AudioWork)?
+    /// The audio tracks taken, in the input's order, and what is done with each.
+    public let audio: [(track: TrackInfo, work: AudioWork)]
+    /// The subtitle tracks and attachments taken (copied, or converted as `conversions` says),
+    /// planned as a copy: its `leftOut` is part of this plan's.
+    public let copied: CopyPlan
     /// What the encode leaves out of the input, each with the reason.
     public let leftOut: [String]
     /// Where the part begins, counted from the input's start; nil: its start.
@@ -40,40 +46,54 @@ public struct TranscodePlan: Sendable {
     /// The input time that becomes 0 in the output (the part's start on the input's timeline).
     public let timelineOrigin: MediaTime?
 
-    /// Plans `info`'s encode into `container`. `videoTrack`/`audioTrack`: which track of the kind
-    /// (nil: the main one). Throws `.unsupportedCodec` when the container cannot hold what would be
-    /// written, `.noVideoStream`/`.noAudioStream` when nothing is left to write.
+    /// Plans `info`'s encode into `container`. `videoTrack`: which video track (nil: the main
+    /// one); `audioTrack`: the one audio track to take (nil: every one; FLV carries the first);
+    /// `subtitles`: whether subtitle tracks are taken. Throws `.unsupportedCodec` when the
+    /// container cannot hold what would be written, `.noVideoStream`/`.noAudioStream` when nothing
+    /// is left to write.
     public init(info: MediaInfo, container: Container, video: VideoWork, audio: AudioWork,
-                videoTrack: Int? = nil, audioTrack: Int? = nil, start: MediaTime? = nil, duration: MediaTime? = nil,
-                hls: HLSOptions = .init()) throws(AVPipelineError) {
+                videoTrack: Int? = nil, audioTrack: Int? = nil, subtitles: Bool = true,
+                start: MediaTime? = nil, duration: MediaTime? = nil, hls: HLSOptions = .init()) throws(AVPipelineError) {
         var leftOut: [String] = []
         let videoTrackInfo = video == .none || !container.holdsVideo ? nil : try Self.pick(info.videoTracks, videoTrack, kind: "video")
-        let audioTrackInfo: TrackInfo?
-        if case .none = audio { audioTrackInfo = nil } else {
-            audioTrackInfo = container.holdsAudio ? try Self.pick(info.audioTracks, audioTrack, kind: "audio") : nil
+        var audioTracks: [TrackInfo] = []
+        if case .none = audio {} else if container.holdsAudio {
+            if let audioTrack {
+                audioTracks = [try Self.pick(info.audioTracks, audioTrack, kind: "audio")].compactMap { $0 }
+            } else {
+                audioTracks = info.audioTracks
+                if container == .flv, audioTracks.count > 1 {
+                    for track in audioTracks.dropFirst() { leftOut.append("\(CopyPlan.describe(track)): FLV (RTMP) carries one audio track") }
+                    audioTracks = [audioTracks[0]]
+                }
+            }
         }
         if let track = videoTrackInfo {
             let codec = try Self.outputCodec(of: video, track: track)
             try Self.check(codec, of: track, into: container, hls: hls)
             if let loss = CopyPlan.orientationLoss(of: track, into: container, hls: hls) { leftOut.append(loss) }
         }
-        if let track = audioTrackInfo {
+        for track in audioTracks {
             try Self.check(try Self.outputCodec(of: audio, track: track), of: track, into: container, hls: hls)
         }
-        for track in info.tracks where track.kind == .subtitle || (track.kind == .video && !track.isCoverArt && track.index != videoTrackInfo?.index && videoTrackInfo != nil)
-            || (track.kind == .audio && track.index != audioTrackInfo?.index && audioTrackInfo != nil) {
-            leftOut.append("\(CopyPlan.describe(track)): an encode takes one video and one audio track (remux copies every track)")
+        for track in info.tracks where track.kind == .video && !track.isCoverArt && track.index != videoTrackInfo?.index && videoTrackInfo != nil {
+            leftOut.append("\(CopyPlan.describe(track)): an encode takes one video track (remux copies every track)")
         }
-        if videoTrackInfo == nil && audioTrackInfo == nil {
+        // Subtitles and attachments go as a copy takes them (none where the output is audio only).
+        let copied = try CopyPlan(info: info, container: container, audio: .none, video: .none,
+                                  subtitles: subtitles && container.holdsVideo, coverArt: false, chapters: false, hls: hls)
+        leftOut += copied.leftOut
+        if videoTrackInfo == nil && audioTracks.isEmpty {
             throw video != .none && container.holdsVideo ? .noVideoStream(path: info.path) : .noAudioStream(path: info.path)
         }
         self.video = videoTrackInfo.map { ($0, video) }
-        self.audio = audioTrackInfo.map { ($0, audio) }
+        self.audio = audioTracks.map { ($0, audio) }
+        self.copied = copied
         self.leftOut = leftOut
         self.start = start
         self.duration = duration
         let origin = info.startTime ?? MediaTime(value: 0, timeBase: Rational(1, 1))
-        timelineOrigin = start.map { origin + $0 } ?? [videoTrackInfo, audioTrackInfo].compactMap { $0?.startTime }.min()
+        timelineOrigin = start.map { origin + $0 } ?? ([videoTrackInfo] + audioTracks + copied.tracks).compactMap { $0?.startTime }.min()
     }
 
     private static func pick(_ candidates: [TrackInfo], _ index: Int?, kind: String) throws(AVPipelineError) -> TrackInfo? {

@@ -6,15 +6,16 @@ public struct TranscodeTracks {
     public let videoNotices: [String]
     /// The video encoder's input (size, layout, clock), when the video is encoded.
     public let videoEncoderInput: VideoFormat?
-    /// The bit rate the AAC encoder was set to, when the audio is AAC-encoded.
+    /// The bit rate the (first) AAC encoder was set to, when the audio is AAC-encoded.
     public let aacBitRate: Int?
 }
 
 extension Muxer {
     /// Adds the tracks `plan` takes from `demuxer`, each encoded or copied as it says, cut to its
     /// part (seeking `demuxer` exactly to the part's start: pictures and samples before it are
-    /// decoded but not encoded). The video encoder writes its set-up where this container wants it,
-    /// and keeps a keyframe at every HLS segment start.
+    /// decoded but not encoded), then its subtitles (copied or converted; cut to the part too). The
+    /// video encoder writes its set-up where this container wants it, and keeps a keyframe at every
+    /// HLS segment start. (The plan's attachments go in `Options.attachments`.)
     @discardableResult
     public func addTracks(of demuxer: Demuxer, transcoding plan: TranscodePlan, label: String? = nil) throws -> TranscodeTracks {
         let label = label ?? demuxer.info.path
@@ -34,7 +35,7 @@ extension Muxer {
                 try addVideo(DemuxedVideoTrack(demuxer: demuxer, track: try demuxer.described(track)), label: label)
             }
         }
-        if let (track, work) = plan.audio {
+        for (track, work) in plan.audio {
             let track = try demuxer.described(track)
             let packets = try DemuxedAudioTrack(demuxer: demuxer, track: track)
             let tags = self.options.keepsTrackMetadata ? track.metadata : [:]
@@ -49,7 +50,7 @@ extension Muxer {
                 let request = AudioFormatRequest(sampleFormat: .fltp, sampleRate: options.sampleRate,
                                                  channelLayout: channels.map { .default(channelCount: $0) })
                 let encoder = try pcm.resampled(to: request).encodeAAC(options)
-                aacBitRate = encoder.bitrate
+                aacBitRate = aacBitRate ?? encoder.bitrate
                 try addAudio(encoder, label: label, trackMetadata: tags)
             case .encoder(let name, let bitRate):
                 try addAudio(AudioEncoder(upstream: try cut(), encoder: name, bitrate: bitRate, globalHeader: wantsGlobalHeader),
@@ -57,6 +58,10 @@ extension Muxer {
             case .copy, .none:
                 try addAudio(packets, label: label)
             }
+        }
+        for track in plan.copied.tracks where track.kind == .subtitle {
+            try addSubtitles(of: demuxer, track, plan: plan.copied, label: label,
+                             part: plan.start != nil || plan.duration != nil ? (from, end) : nil)
         }
         return TranscodeTracks(videoNotices: notices, videoEncoderInput: encoderInput, aacBitRate: aacBitRate)
     }
