@@ -55,7 +55,8 @@ public struct TranscodePlan: Sendable {
         if let track = videoTrackInfo {
             let codec = try Self.outputCodec(of: video, track: track)
             try Self.check(codec, of: track, into: container, hls: hls)
-            if let loss = CopyPlan.orientationLoss(of: track, into: container, hls: hls) { leftOut.append(loss) }
+            // An encode turns the pictures upright where the matrix cannot go (`encodedVideo`); a copy cannot.
+            if video == .copy, let loss = CopyPlan.orientationLoss(of: track, into: container, hls: hls) { leftOut.append(loss) }
         }
         if let track = audioTrackInfo {
             try Self.check(try Self.outputCodec(of: audio, track: track), of: track, into: container, hls: hls)

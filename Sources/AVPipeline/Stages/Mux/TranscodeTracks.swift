@@ -26,7 +26,8 @@ extension Muxer {
             if case .encode(let asked) = work {
                 let options = videoEncoderOptions(asked)
                 let encoder = try demuxer.encodedVideo(track, options: options, end: end,
-                                                       metadata: self.options.keepsTrackMetadata ? track.metadata : [:])
+                                                       metadata: self.options.keepsTrackMetadata ? track.metadata : [:],
+                                                       upright: !container.keepsDisplayMatrixOfEncode(hls: self.options.hls))
                 notices = encoder.notices
                 encoderInput = encoder.encoderInputFormat
                 try addVideo(encoder, label: label)
@@ -70,13 +71,17 @@ extension Muxer {
 }
 
 extension Demuxer {
-    /// `track`'s pictures decoded, ended at `end` (exclusive) and encoded.
+    /// `track`'s pictures decoded, ended at `end` (exclusive) and encoded. `upright`: a rotated or
+    /// mirrored track's pictures are turned as its display matrix says and the matrix is dropped
+    /// (for an output with no field for it); else they are encoded as stored and the matrix kept.
     func encodedVideo(_ track: TrackInfo, options: VideoEncoderOptions, end: MediaTime?,
-                      metadata: [String: String]) throws -> VideoEncoder<ErasedSource<VideoFrame>> {
+                      metadata: [String: String], upright: Bool) throws -> VideoEncoder<ErasedSource<VideoFrame>> {
         let track = try described(track)
         let pictures = try DemuxedVideoTrack(demuxer: self, track: track).decodeVideo()
         let cut = ErasedSource<VideoFrame>(end.map { pictures.ending(at: $0) } ?? pictures)
-        return try VideoEncoder(upstream: cut, options: options, displayMatrix: track.displayMatrix, metadata: metadata)
+        let turns = upright && (track.rotation != 0 || track.isMirrored)
+        let turned = turns ? ErasedSource<VideoFrame>(try cut.converted(VideoConversion(upright: true))) : cut
+        return try VideoEncoder(upstream: turned, options: options, displayMatrix: turns ? nil : track.displayMatrix, metadata: metadata)
     }
 }
 
@@ -93,7 +98,8 @@ extension TranscodePlan {
         options.globalHeader = false
         if let start, start.value > 0, let timelineOrigin { try demuxer.seek(to: timelineOrigin, mode: .exact) }
         let end = duration.flatMap { duration in timelineOrigin.map { $0 + duration } }
-        let encoder = try demuxer.encodedVideo(track, options: options, end: end, metadata: [:])
+        // No header to carry a display matrix: the pictures are turned upright.
+        let encoder = try demuxer.encodedVideo(track, options: options, end: end, metadata: [:], upright: true)
         return (encoder, encoder.notices)
     }
 }
