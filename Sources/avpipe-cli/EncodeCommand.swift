@@ -11,7 +11,9 @@ struct Encode: AsyncParsableCommand {
         discussion: """
         Every track the output can carry is encoded: the video with libx264 at ffmpeg's defaults \
         (crf 23, preset medium; VP9 and Opus for .webm), the audio to AAC-LC. Each picture is encoded \
-        once, at its own time; rotation, tags and chapters are kept.
+        once, at its own time; tags and chapters are kept. A rotated video keeps its rotation in \
+        MP4/MOV/fMP4 HLS; elsewhere its pictures are turned upright. --width/--height mean the \
+        picture as displayed.
         Examples: avpipe encode --in movie.mkv --out movie.mp4
                   avpipe encode -i movie.mp4 small.mp4 --crf 28 --preset veryfast --width 640
                   avpipe encode --in camera.y4m --out camera.h264 --tune zerolatency --profile baseline --gop 30
