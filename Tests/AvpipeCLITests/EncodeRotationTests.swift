@@ -85,6 +85,26 @@ import TestSupport
         #expect(a.facts == b.facts && Self.psnr(a.pixels, b.pixels) >= 28, "\(a.facts) vs \(b.facts): \(Self.psnr(a.pixels, b.pixels)) dB")
     }
 
+    /// Encoded losslessly (FFV1), the turned pictures are ffmpeg's autorotated ones sample for
+    /// sample: 8-bit planes, 10-bit planes (2-byte samples) and packed RGB (4-byte samples).
+    @Test(arguments: [(90, "yuv420p10le"), (180, "yuv420p"), (270, "rgb24"), (90, "yuv444p")])
+    func aLosslessEncodeIsFFmpegsAutorotatedPictureExactly(_ degrees: Int, _ pixelFormat: String) throws {
+        let folder = TemporaryDirectory()
+        try MediaFactory.ffmpeg(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=0.4", "-pix_fmt", pixelFormat,
+                                 "-c:v", "ffv1", folder.file("plain.mkv")])
+        try MediaFactory.rotated(folder.file("plain.mkv"), degrees: degrees, to: folder.file("source.mov"))
+        let run = try avpipe(["encode", "--in", folder.file("source.mov"), "--out", folder.file("ours.mkv"), "--video-codec", "ffv1"])
+        #expect(run.status == 0, "\(run.stderrText)")
+        try MediaFactory.ffmpeg(["-v", "error", "-i", folder.file("source.mov"), "-c:v", "ffv1", folder.file("ffmpeg.mkv")])
+        let decode = { (path: String) throws -> Data in
+            try Subprocess.run("ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb48le", "-"]).stdout
+        }
+        let ours = try decode(folder.file("ours.mkv")), theirs = try decode(folder.file("ffmpeg.mkv"))
+        let equal = !ours.isEmpty && ours == theirs
+        #expect(equal, "\(EncodeVideoCLITests.difference(ours, theirs))")
+        #expect(try Probe.run(folder.file("ours.mkv")).string("pix_fmt") == Probe.run(folder.file("ffmpeg.mkv")).string("pix_fmt"))
+    }
+
     /// `--width`/`--height` size the picture as shown, the other side from the display aspect: a
     /// 240x320-on-screen clip at `--width 180` shows 180x240, as ffmpeg's `scale=180:-2` after its
     /// autorotate makes it; in MP4 (matrix kept: stored 240x180) and in Matroska (turned).
