@@ -61,6 +61,10 @@ struct Encode: AsyncParsableCommand {
     @Flag(help: "Do not carry the input's tags and cover art into the output.")
     var noMetadata = false
 
+    @Flag(inversion: .prefixedNo,
+          help: "Turn a rotated (phone) video's pictures upright and drop its rotation, in every container (ffmpeg's default); --no-autorotate keeps them as stored, the rotation lost (with a notice) where the container has no place for it. Default: kept as stored with the rotation in MP4/MOV/fMP4 HLS, turned upright elsewhere. A copied video is never turned.")
+    var autorotate: Bool?
+
     @OptionGroup var encoding: AACEncodingArguments
     @OptionGroup var video: VideoEncodingArguments
 
@@ -177,6 +181,7 @@ struct Encode: AsyncParsableCommand {
         return MovieEncodeJob(input: input, output: output, container: container, video: try video.work(into: container), audio: audio,
                               audioTrack: part.audioTrack, start: part.start?.time, duration: part.duration?.time,
                               overwrite: outputOptions.overwrite, hls: hls.options, keepsMetadata: !noMetadata, tagSettings: tagSettings,
+                              orientation: autorotate.map { $0 ? .upright : .asStored } ?? .automatic,
                               realtime: network.realtime(for: output, asked: realtime), network: network.options(for: output, timeout: inputOptions.timeout, certificates: inputOptions.certificates.check))
     }
 

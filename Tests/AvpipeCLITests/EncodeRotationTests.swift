@@ -85,6 +85,26 @@ import TestSupport
         #expect(a.facts == b.facts && Self.psnr(a.pixels, b.pixels) >= 28, "\(a.facts) vs \(b.facts): \(Self.psnr(a.pixels, b.pixels)) dB")
     }
 
+    /// `--autorotate` turns the pictures even into MP4 and `--no-autorotate` keeps them as stored
+    /// even into Matroska (the rotation then lost, with a notice): each as ffmpeg's MP4 encode with
+    /// its default (autorotate) and with `-noautorotate` makes them.
+    @Test(arguments: [("o.mp4", "--autorotate", []), ("o.mkv", "--no-autorotate", ["-noautorotate"])])
+    func theFlagsDoWhatFFmpegsDo(_ output: String, _ flag: String, _ theirs: [String]) throws {
+        let folder = TemporaryDirectory()
+        let source = try Self.portrait(folder, degrees: 90)
+        let run = try avpipe(["encode", "--in", source, "--out", folder.file(output), "--preset", "ultrafast", flag])
+        #expect(run.status == 0, "\(run.stderrText)")
+        // As stored, the matrix is lost (and said) where this FFmpeg's muxer cannot write it (5.1's Matroska).
+        let kept = try CopyRotationTests.displayMatrices(folder.file(output))
+        #expect(flag == "--autorotate" ? kept.isEmpty : kept == (try CopyRotationTests.displayMatrices(source)) || kept.isEmpty)
+        #expect(run.stderrText.contains("the rotation (") == (flag == "--no-autorotate" && kept.isEmpty), "\(run.stderrText)")
+        try MediaFactory.ffmpeg(["-v", "error"] + theirs + ["-i", source, "-c:v", "libx264", "-preset", "ultrafast", folder.file("ffmpeg.mkv")])
+        let got = try Self.shown(folder.file(output), in: folder, as: "ours.png")
+        let expected = try Self.shown(folder.file("ffmpeg.mkv"), in: folder, as: "ffmpeg.png")
+        #expect(got.facts == expected.facts, "\(flag): shown as \(got.facts), ffmpeg's as \(expected.facts)")
+        #expect(Self.psnr(got.pixels, expected.pixels) >= 28, "\(Self.psnr(got.pixels, expected.pixels)) dB")
+    }
+
     /// Encoded losslessly (FFV1), the turned pictures are ffmpeg's autorotated ones sample for
     /// sample: 8-bit planes, 10-bit planes (2-byte samples) and packed RGB (4-byte samples).
     @Test(arguments: [(90, "yuv420p10le"), (180, "yuv420p"), (270, "rgb24"), (90, "yuv444p")])

@@ -27,7 +27,7 @@ extension Muxer {
                 let options = videoEncoderOptions(asked)
                 let encoder = try demuxer.encodedVideo(track, options: options, end: end,
                                                        metadata: self.options.keepsTrackMetadata ? track.metadata : [:],
-                                                       upright: !container.keepsDisplayMatrixOfEncode(hls: self.options.hls))
+                                                       orientation: plan.videoOrientation)
                 notices = encoder.notices
                 encoderInput = encoder.encoderInputFormat
                 try addVideo(encoder, label: label)
@@ -71,17 +71,18 @@ extension Muxer {
 }
 
 extension Demuxer {
-    /// `track`'s pictures decoded, ended at `end` (exclusive) and encoded. `upright`: a rotated or
-    /// mirrored track's pictures are turned as its display matrix says and the matrix is dropped
-    /// (for an output with no field for it); else they are encoded as stored and the matrix kept.
-    func encodedVideo(_ track: TrackInfo, options: VideoEncoderOptions, end: MediaTime?,
-                      metadata: [String: String], upright: Bool) throws -> VideoEncoder<ErasedSource<VideoFrame>> {
+    /// `track`'s pictures decoded, ended at `end` (exclusive) and encoded. `orientation.turns`: a
+    /// rotated or mirrored track's pictures are turned as its display matrix says and the matrix is
+    /// dropped; else they are encoded as stored, with the matrix when `orientation.keepsMatrix`.
+    func encodedVideo(_ track: TrackInfo, options: VideoEncoderOptions, end: MediaTime?, metadata: [String: String],
+                      orientation: (turns: Bool, keepsMatrix: Bool)) throws -> VideoEncoder<ErasedSource<VideoFrame>> {
         let track = try described(track)
         let pictures = try DemuxedVideoTrack(demuxer: self, track: track).decodeVideo()
         let cut = ErasedSource<VideoFrame>(end.map { pictures.ending(at: $0) } ?? pictures)
-        let turns = upright && (track.rotation != 0 || track.isMirrored)
+        let turns = orientation.turns && (track.rotation != 0 || track.isMirrored)
         let turned = turns ? ErasedSource<VideoFrame>(try cut.converted(VideoConversion(upright: true))) : cut
-        return try VideoEncoder(upstream: turned, options: options, displayMatrix: turns ? nil : track.displayMatrix, metadata: metadata)
+        return try VideoEncoder(upstream: turned, options: options, displayMatrix: !turns && orientation.keepsMatrix ? track.displayMatrix : nil,
+                                metadata: metadata)
     }
 }
 
@@ -98,8 +99,7 @@ extension TranscodePlan {
         options.globalHeader = false
         if let start, start.value > 0, let timelineOrigin { try demuxer.seek(to: timelineOrigin, mode: .exact) }
         let end = duration.flatMap { duration in timelineOrigin.map { $0 + duration } }
-        // No header to carry a display matrix: the pictures are turned upright.
-        let encoder = try demuxer.encodedVideo(track, options: options, end: end, metadata: [:], upright: true)
+        let encoder = try demuxer.encodedVideo(track, options: options, end: end, metadata: [:], orientation: videoOrientation)
         return (encoder, encoder.notices)
     }
 }
