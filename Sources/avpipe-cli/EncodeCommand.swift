@@ -12,8 +12,9 @@ struct Encode: AsyncParsableCommand {
         Every track the output can carry is kept: the video encoded with libx264 at ffmpeg's defaults \
         (crf 23, preset medium; VP9 and Opus for .webm), every audio track to AAC-LC (--audio-track N: \
         that one only), subtitles and Matroska attachments copied (or converted, as remux does; \
-        --no-subtitles leaves them out). Each picture is encoded once, at its own time; rotation, \
-        tags and chapters are kept.
+        --no-subtitles leaves them out). Each picture is encoded once, at its own time; tags and chapters \
+        are kept. A rotated video keeps its rotation in MP4/MOV/fMP4 HLS; elsewhere its pictures are \
+        turned upright. --width/--height mean the picture as displayed.
         Examples: avpipe encode --in movie.mkv --out movie.mp4
                   avpipe encode -i movie.mp4 small.mp4 --crf 28 --preset veryfast --width 640
                   avpipe encode --in camera.y4m --out camera.h264 --tune zerolatency --profile baseline --gop 30
@@ -60,6 +61,10 @@ struct Encode: AsyncParsableCommand {
 
     @Flag(help: "Do not carry the input's tags and cover art into the output.")
     var noMetadata = false
+
+    @Flag(inversion: .prefixedNo,
+          help: "Turn a rotated (phone) video's pictures upright and drop its rotation, in every container (ffmpeg's default); --no-autorotate keeps them as stored, the rotation lost (with a notice) where the container has no place for it. Default: kept as stored with the rotation in MP4/MOV/fMP4 HLS, turned upright elsewhere. A copied video is never turned.")
+    var autorotate: Bool?
 
     @OptionGroup var encoding: AACEncodingArguments
     @OptionGroup var video: VideoEncodingArguments
@@ -177,6 +182,7 @@ struct Encode: AsyncParsableCommand {
         return MovieEncodeJob(input: input, output: output, container: container, video: try video.work(into: container), audio: audio,
                               audioTrack: part.audioTrack, subtitles: !part.noSubtitles, start: part.start?.time, duration: part.duration?.time,
                               overwrite: outputOptions.overwrite, hls: hls.options, keepsMetadata: !noMetadata, tagSettings: tagSettings,
+                              orientation: autorotate.map { $0 ? .upright : .asStored } ?? .automatic,
                               realtime: network.realtime(for: output, asked: realtime), network: network.options(for: output, timeout: inputOptions.timeout, certificates: inputOptions.certificates.check))
     }
 

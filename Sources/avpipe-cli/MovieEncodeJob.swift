@@ -20,6 +20,8 @@ struct MovieEncodeJob: Sendable {
     let keepsMetadata: Bool
     /// `--metadata` settings: key → value (an empty value removes the tag).
     let tagSettings: [String: String]
+    /// What is done with a rotated video's pictures (`--autorotate`, `--no-autorotate`).
+    var orientation: TranscodePlan.Orientation = .automatic
     /// Written no faster than real time (a stream to the network).
     var realtime = false
     /// How a network output is connected, reconnected and copied.
@@ -28,7 +30,8 @@ struct MovieEncodeJob: Sendable {
     func run(_ demuxer: Demuxer) async throws {
         try ensureStart(start, within: demuxer.info)
         let plan = try TranscodePlan(info: demuxer.info, container: container, video: video, audio: audio,
-                                     audioTrack: audioTrack, subtitles: subtitles, start: start, duration: duration, hls: hls)
+                                     audioTrack: audioTrack, subtitles: subtitles, start: start, duration: duration, hls: hls,
+                                     orientation: orientation)
         var options = Muxer.Options(container: container, overwrite: overwrite, realtime: realtime, keepsTrackMetadata: keepsMetadata,
                                     timelineOrigin: plan.timelineOrigin, hls: hls, network: network)
         if keepsMetadata {

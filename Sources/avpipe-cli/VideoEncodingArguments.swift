@@ -17,7 +17,7 @@ struct VideoEncodingArguments: ParsableArguments {
     @Option(help: ArgumentHelp("A keyframe at least every N pictures.", valueName: "n")) var gop: Int?
     @Option(help: ArgumentHelp("Most B-frames in a row (0: none).", valueName: "n")) var bframes: Int?
     @Option(help: ArgumentHelp("A constant output frame rate (30, 29.97, 30000/1001): pictures are repeated or dropped to it; default: each picture once at its own time (a raw .h264/.h265, which has no times: the input's rate).", valueName: "rate")) var fps: FrameRateArgument?
-    @Option(help: ArgumentHelp("Output width in pixels (the height follows the picture's proportions unless given).", valueName: "pixels")) var width: Int?
+    @Option(help: ArgumentHelp("Output width in pixels of the picture as displayed (the height follows its proportions unless given).", valueName: "pixels")) var width: Int?
     @Option(help: ArgumentHelp("Output height in pixels (the width follows unless given).", valueName: "pixels")) var height: Int?
     @Option(help: ArgumentHelp("Pixel layout to encode (yuv420p, yuv444p, yuv420p10le…); default: the input's when the encoder takes it; a recording's yuv420p.", valueName: "name")) var pixelFormat: String?
     @Option(help: ArgumentHelp("Video encoder threads (0: the encoder chooses; 1: the same bytes every run, as ffmpeg -threads 1).", valueName: "n")) var threads: Int?

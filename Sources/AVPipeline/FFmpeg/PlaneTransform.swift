@@ -37,22 +37,56 @@ enum PlaneTransform {
             let rows = isChroma ? -((-height) >> Int(d.log2_chroma_h)) : height
             let source = planeBytes(frame.pointee, plane), target = planeBytes(o.pointee, plane)
             let targetColumns = swaps ? rows : columns
+            /// Where sample (x, y) of the source goes, in bytes from the target plane's start.
+            func offset(_ x: Int, _ y: Int) -> Int {
+                var (tx, ty): (Int, Int) = switch rotation {
+                case 90: (rows - 1 - y, x)
+                case 180: (columns - 1 - x, rows - 1 - y)
+                case 270: (y, columns - 1 - x)
+                default: (x, y)
+                }
+                if mirrored { tx = targetColumns - 1 - tx }
+                return ty * target.stride + tx * sampleSize
+            }
+            // Along a source row the target moves by a fixed step (a sample across, or a row up or
+            // down): one walk per row, whole samples copied by width (a phone picture is millions).
             for y in 0..<rows {
-                for x in 0..<columns {
-                    var (tx, ty): (Int, Int) = switch rotation {
-                    case 90: (rows - 1 - y, x)
-                    case 180: (columns - 1 - x, rows - 1 - y)
-                    case 270: (y, columns - 1 - x)
-                    default: (x, y)
+                let start = offset(0, y), step = offset(1, y) - start
+                let from = UnsafeRawPointer(source.base + y * source.stride), to = UnsafeMutableRawPointer(target.base + start)
+                // Typed loops where the samples are 1, 2 or 4 bytes (every planar and NV12 layout):
+                // several times faster than a copy call per sample, in debug builds too.
+                switch sampleSize {
+                case 1: Self.walk8(columns, from, to, step)
+                case 2 where step % 2 == 0: Self.walk16(columns, from, to, step / 2)
+                case 4 where step % 4 == 0: Self.walk32(columns, from, to, step / 4)
+                default:
+                    for x in 0..<columns {
+                        (to + x * step).copyMemory(from: from + x * sampleSize, byteCount: sampleSize)
                     }
-                    if mirrored { tx = targetColumns - 1 - tx }
-                    let from = source.base + (y * source.stride + x * sampleSize)
-                    let to = target.base + (ty * target.stride + tx * sampleSize)
-                    to.update(from: from, count: sampleSize)
                 }
             }
         }
         return output
+    }
+
+    /// Copy `count` consecutive samples at `from` to places `step` samples apart at `to` (planes
+    /// and strides from `av_frame_get_buffer` are aligned, so are the samples).
+    private static func walk8(_ count: Int, _ from: UnsafeRawPointer, _ to: UnsafeMutableRawPointer, _ step: Int) {
+        let a = from.assumingMemoryBound(to: UInt8.self), b = to.assumingMemoryBound(to: UInt8.self)
+        var t = 0
+        for x in 0..<count { b[t] = a[x]; t += step }
+    }
+
+    private static func walk16(_ count: Int, _ from: UnsafeRawPointer, _ to: UnsafeMutableRawPointer, _ step: Int) {
+        let a = from.assumingMemoryBound(to: UInt16.self), b = to.assumingMemoryBound(to: UInt16.self)
+        var t = 0
+        for x in 0..<count { b[t] = a[x]; t += step }
+    }
+
+    private static func walk32(_ count: Int, _ from: UnsafeRawPointer, _ to: UnsafeMutableRawPointer, _ step: Int) {
+        let a = from.assumingMemoryBound(to: UInt32.self), b = to.assumingMemoryBound(to: UInt32.self)
+        var t = 0
+        for x in 0..<count { b[t] = a[x]; t += step }
     }
 
     private static func planeBytes(_ frame: AVFrame, _ index: Int) -> (base: UnsafeMutablePointer<UInt8>, stride: Int) {

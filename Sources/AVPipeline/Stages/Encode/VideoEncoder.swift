@@ -34,7 +34,7 @@ public final class VideoEncoder<Upstream: SampleSource>: SampleSource where Upst
     /// `displayMatrix` and `metadata`: a source track's orientation and tags, carried into the
     /// encoded stream as a copy keeps them.
     init(upstream: Upstream, options: VideoEncoderOptions, displayMatrix: [Int32]?, metadata: [String: String]) throws {
-        let setup = try VideoEncoderSetup(source: upstream.outputFormat, options: options)
+        let setup = try VideoEncoderSetup(source: upstream.outputFormat, options: options, keepsOrientation: displayMatrix != nil)
         let context = setup.encoder.pointer
         let parameters = try CodecParameters(from: context)
         if parameters.pointer.pointee.codec_id == AV_CODEC_ID_HEVC {

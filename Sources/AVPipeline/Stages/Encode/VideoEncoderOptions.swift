@@ -31,7 +31,8 @@ public struct VideoEncoderOptions: Sendable, Equatable {
     /// The pixel layout to encode; nil: the source's when the encoder takes it, else the encoder's
     /// nearest; for a screen or camera (`VideoCapture`), yuv420p, which every player decodes.
     public var pixelFormat: PixelFormat?
-    /// Output width; with `height` nil the height follows the display aspect (as ffmpeg's `scale=W:-2`).
+    /// Output width of the picture as displayed (a rotated track's turned picture); with `height` nil
+    /// the height follows the display aspect (as ffmpeg's `scale=W:-2` after its autorotate).
     public var width: Int?
     /// Output height; see `width`.
     public var height: Int?

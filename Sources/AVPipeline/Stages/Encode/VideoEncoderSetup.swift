@@ -14,7 +14,9 @@ struct VideoEncoderSetup {
         return codec.pointee.type == AVMEDIA_TYPE_VIDEO
     }
 
-    init(source: VideoFormat, options: VideoEncoderOptions) throws {
+    /// `keepsOrientation`: the stream will carry the source's display matrix, so the pictures are
+    /// encoded as stored while `options.width`/`height` still mean the picture as displayed.
+    init(source: VideoFormat, options: VideoEncoderOptions, keepsOrientation: Bool = false) throws {
         let name = options.encoder
         guard let codec = avcodec_find_encoder_by_name(name), codec.pointee.type == AVMEDIA_TYPE_VIDEO else {
             let known = avcodec_find_encoder_by_name(name) != nil
@@ -26,8 +28,17 @@ struct VideoEncoderSetup {
         var format = source
         format.pixelFormat = try Self.pixelFormat(options.pixelFormat ?? source.encodingPixelFormat.flatMap { Self.takes(codec, $0) ? $0 : nil },
                                                   source: source.pixelFormat, codec: codec, name: name)
-        (format.width, format.height, format.sampleAspectRatio) = try Self.size(of: source, options: options, pixelFormat: format.pixelFormat,
-                                                                                  notices: &notices)
+        if keepsOrientation && (source.rotation == 90 || source.rotation == 270) {
+            // Sized as displayed (turned a quarter), then turned back to the stored orientation.
+            var shown = source
+            (shown.width, shown.height) = (source.height, source.width)
+            shown.sampleAspectRatio = source.sampleAspectRatio.map { Rational($0.denominator, $0.numerator) }
+            let (w, h, sar) = try Self.size(of: shown, options: options, pixelFormat: format.pixelFormat, notices: &notices)
+            (format.width, format.height, format.sampleAspectRatio) = (h, w, sar.map { Rational($0.denominator, $0.numerator) })
+        } else {
+            (format.width, format.height, format.sampleAspectRatio) = try Self.size(of: source, options: options, pixelFormat: format.pixelFormat,
+                                                                                      notices: &notices)
+        }
         Self.describeConversion(from: source, to: &format)
         format.frameRate = options.frameRate ?? source.frameRate
         format.timeBase = Self.timeBase(source: source, frameRate: options.frameRate)
@@ -105,8 +116,9 @@ struct VideoEncoderSetup {
         return supported.isEmpty || supported.contains(format.avValue)
     }
 
-    /// The coded size: the asked one (a missing side from the display aspect), rounded down to what
-    /// the layout's chroma subsampling allows; and the pixel shape that keeps the display aspect.
+    /// The coded size: the asked one, rounded down to what the layout's chroma subsampling allows
+    /// (said in a notice), a missing side from the display aspect rounded to the nearest size it
+    /// allows (ffmpeg's `scale=W:-2`); and the pixel shape that keeps the display aspect.
     private static func size(of source: VideoFormat, options: VideoEncoderOptions, pixelFormat: PixelFormat,
                              notices: inout [String]) throws(AVPipelineError) -> (Int, Int, Rational?) {
         for (side, value) in [("width", options.width), ("height", options.height)] {
@@ -117,13 +129,13 @@ struct VideoEncoderSetup {
         let sar = source.sampleAspectRatio.flatMap { $0.numerator > 0 && $0.denominator > 0 ? $0 : nil } ?? Rational(1, 1)
         // Display width of the stored picture, in square pixels.
         let displayWidth = Double(source.width) * Double(sar.numerator) / Double(sar.denominator)
+        let (stepX, stepY) = subsampling(of: pixelFormat)
         var width = options.width ?? source.width, height = options.height ?? source.height
         switch (options.width, options.height) {
-        case (let w?, nil): height = Int((Double(w) * Double(source.height) / displayWidth).rounded())
-        case (nil, let h?): width = Int((Double(h) * displayWidth / Double(source.height)).rounded())
+        case (let w?, nil): height = Int((Double(w) * Double(source.height) / displayWidth / Double(stepY)).rounded()) * stepY
+        case (nil, let h?): width = Int((Double(h) * displayWidth / Double(source.height) / Double(stepX)).rounded()) * stepX
         default: break
         }
-        let (stepX, stepY) = subsampling(of: pixelFormat)
         let fitted = (max(stepX, width / stepX * stepX), max(stepY, height / stepY * stepY))
         if fitted != (width, height) {
             notices.append("\(pixelFormat) needs sizes in multiples of \(stepX)×\(stepY): encoding at \(fitted.0)x\(fitted.1) instead of \(width)x\(height)")

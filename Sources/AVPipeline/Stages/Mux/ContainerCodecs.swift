@@ -39,6 +39,20 @@ extension Container {
         }
     }
 
+    /// Whether an encode into this container (HLS: as `hls` says) keeps a rotated or mirrored
+    /// track's pictures as stored, with its display matrix: only where the container has a field
+    /// for it that players honour and this FFmpeg writes it (MP4, MOV, fMP4 HLS), as a phone's own
+    /// recording does. Everywhere else (Matroska, WebM, MPEG-TS, TS HLS, FLV, raw `.h264`/`.h265`)
+    /// the pictures are turned upright before encoding and the output carries no matrix, as
+    /// ffmpeg's autorotate does; else the video plays on its side.
+    public func keepsDisplayMatrixOfEncode(hls: HLSOptions) -> Bool {
+        switch self {
+        case .mp4, .m4a, .mov: true
+        case .hls: hls.segments == .fmp4 && displayMatrixLoss(hls: hls) == nil
+        default: false
+        }
+    }
+
     /// The codecs FFmpeg's mpegts muxer gives a stream type of their own.
     private static let transportStreamCodecs: Set<UInt32> = Set([
         AV_CODEC_ID_H264, AV_CODEC_ID_HEVC, AV_CODEC_ID_MPEG1VIDEO, AV_CODEC_ID_MPEG2VIDEO, AV_CODEC_ID_MPEG4,

@@ -30,6 +30,18 @@ public struct TranscodePlan: Sendable {
         case none
     }
 
+    /// What an encode does with a rotated or mirrored video track's pictures.
+    public enum Orientation: Sendable, Equatable {
+        /// Kept as stored with the display matrix where the container has a field for it
+        /// (``Container/keepsDisplayMatrixOfEncode(hls:)``), turned upright elsewhere.
+        case automatic
+        /// Always turned upright, the matrix dropped (ffmpeg's default, `-autorotate`).
+        case upright
+        /// Never turned: the matrix is kept where the container can write it and lost, with a
+        /// notice, where not (ffmpeg's `-noautorotate`).
+        case asStored
+    }
+
     /// The video track taken and what is done with it; nil when none is.
     public let video: (track: TrackInfo, work: VideoWork)?
     /// The audio tracks taken, in the input's order, and what is done with each.
@@ -45,6 +57,11 @@ public struct TranscodePlan: Sendable {
     public let duration: MediaTime?
     /// The input time that becomes 0 in the output (the part's start on the input's timeline).
     public let timelineOrigin: MediaTime?
+    /// What the encode does with a rotated or mirrored video's pictures.
+    public let orientation: Orientation
+    /// For an encoded video: whether its pictures are turned upright, and (when not) whether the
+    /// display matrix goes with them (`--width`/`--height` then still mean the displayed picture).
+    let videoOrientation: (turns: Bool, keepsMatrix: Bool)
 
     /// Plans `info`'s encode into `container`. `videoTrack`: which video track (nil: the main
     /// one); `audioTrack`: the one audio track to take (nil: every one; FLV carries the first);
@@ -53,7 +70,8 @@ public struct TranscodePlan: Sendable {
     /// is left to write.
     public init(info: MediaInfo, container: Container, video: VideoWork, audio: AudioWork,
                 videoTrack: Int? = nil, audioTrack: Int? = nil, subtitles: Bool = true,
-                start: MediaTime? = nil, duration: MediaTime? = nil, hls: HLSOptions = .init()) throws(AVPipelineError) {
+                start: MediaTime? = nil, duration: MediaTime? = nil, hls: HLSOptions = .init(),
+                orientation: Orientation = .automatic) throws(AVPipelineError) {
         var leftOut: [String] = []
         let videoTrackInfo = video == .none || !container.holdsVideo ? nil : try Self.pick(info.videoTracks, videoTrack, kind: "video")
         var audioTracks: [TrackInfo] = []
@@ -71,7 +89,11 @@ public struct TranscodePlan: Sendable {
         if let track = videoTrackInfo {
             let codec = try Self.outputCodec(of: video, track: track)
             try Self.check(codec, of: track, into: container, hls: hls)
-            if let loss = CopyPlan.orientationLoss(of: track, into: container, hls: hls) { leftOut.append(loss) }
+            // An encode turns the pictures upright where the matrix cannot go (`encodedVideo`) unless
+            // asked not to; a copy cannot.
+            if video == .copy || orientation == .asStored, let loss = Self.orientationLoss(of: track, into: container, hls: hls) {
+                leftOut.append(loss)
+            }
         }
         for track in audioTracks {
             try Self.check(try Self.outputCodec(of: audio, track: track), of: track, into: container, hls: hls)
@@ -86,6 +108,12 @@ public struct TranscodePlan: Sendable {
         if videoTrackInfo == nil && audioTracks.isEmpty {
             throw video != .none && container.holdsVideo ? .noVideoStream(path: info.path) : .noAudioStream(path: info.path)
         }
+        self.orientation = orientation
+        videoOrientation = switch orientation {
+        case .automatic: (!container.keepsDisplayMatrixOfEncode(hls: hls), container.keepsDisplayMatrixOfEncode(hls: hls))
+        case .upright: (true, false)
+        case .asStored: (false, container != .h264 && container != .hevc && container.displayMatrixLoss(hls: hls) == nil)
+        }
         self.video = videoTrackInfo.map { ($0, video) }
         self.audio = audioTracks.map { ($0, audio) }
         self.copied = copied
@@ -94,6 +122,16 @@ public struct TranscodePlan: Sendable {
         self.duration = duration
         let origin = info.startTime ?? MediaTime(value: 0, timeBase: Rational(1, 1))
         timelineOrigin = start.map { origin + $0 } ?? ([videoTrackInfo] + audioTracks + copied.tracks).compactMap { $0?.startTime }.min()
+    }
+
+    /// What a track's copy (or encode as stored) into `container` loses of its orientation; a raw
+    /// elementary stream has no header for it either.
+    private static func orientationLoss(of track: TrackInfo, into container: Container, hls: HLSOptions) -> String? {
+        if (container == .h264 || container == .hevc) && (track.rotation != 0 || track.isMirrored) {
+            let what = [track.rotation != 0 ? "rotation (\(track.rotation)°)" : nil, track.isMirrored ? "mirroring" : nil].compactMap { $0 }
+            return "the \(what.joined(separator: " and ")) of \(CopyPlan.describe(track)): a raw stream has no place for it"
+        }
+        return CopyPlan.orientationLoss(of: track, into: container, hls: hls)
     }
 
     private static func pick(_ candidates: [TrackInfo], _ index: Int?, kind: String) throws(AVPipelineError) -> TrackInfo? {

@@ -27,7 +27,8 @@ extension Muxer {
             if case .encode(let asked) = work {
                 let options = videoEncoderOptions(asked)
                 let encoder = try demuxer.encodedVideo(track, options: options, end: end,
-                                                       metadata: self.options.keepsTrackMetadata ? track.metadata : [:])
+                                                       metadata: self.options.keepsTrackMetadata ? track.metadata : [:],
+                                                       orientation: plan.videoOrientation)
                 notices = encoder.notices
                 encoderInput = encoder.encoderInputFormat
                 try addVideo(encoder, label: label)
@@ -75,13 +76,18 @@ extension Muxer {
 }
 
 extension Demuxer {
-    /// `track`'s pictures decoded, ended at `end` (exclusive) and encoded.
-    func encodedVideo(_ track: TrackInfo, options: VideoEncoderOptions, end: MediaTime?,
-                      metadata: [String: String]) throws -> VideoEncoder<ErasedSource<VideoFrame>> {
+    /// `track`'s pictures decoded, ended at `end` (exclusive) and encoded. `orientation.turns`: a
+    /// rotated or mirrored track's pictures are turned as its display matrix says and the matrix is
+    /// dropped; else they are encoded as stored, with the matrix when `orientation.keepsMatrix`.
+    func encodedVideo(_ track: TrackInfo, options: VideoEncoderOptions, end: MediaTime?, metadata: [String: String],
+                      orientation: (turns: Bool, keepsMatrix: Bool)) throws -> VideoEncoder<ErasedSource<VideoFrame>> {
         let track = try described(track)
         let pictures = try DemuxedVideoTrack(demuxer: self, track: track).decodeVideo()
         let cut = ErasedSource<VideoFrame>(end.map { pictures.ending(at: $0) } ?? pictures)
-        return try VideoEncoder(upstream: cut, options: options, displayMatrix: track.displayMatrix, metadata: metadata)
+        let turns = orientation.turns && (track.rotation != 0 || track.isMirrored)
+        let turned = turns ? ErasedSource<VideoFrame>(try cut.converted(VideoConversion(upright: true))) : cut
+        return try VideoEncoder(upstream: turned, options: options, displayMatrix: !turns && orientation.keepsMatrix ? track.displayMatrix : nil,
+                                metadata: metadata)
     }
 }
 
@@ -105,7 +111,7 @@ extension TranscodePlan {
         if options.frameRate == nil { options.frameRate = track.frameRate ?? Rational(25, 1) }
         if let start, start.value > 0, let timelineOrigin { try demuxer.seek(to: timelineOrigin, mode: .exact) }
         let end = duration.flatMap { duration in timelineOrigin.map { $0 + duration } }
-        let encoder = try demuxer.encodedVideo(track, options: options, end: end, metadata: [:])
+        let encoder = try demuxer.encodedVideo(track, options: options, end: end, metadata: [:], orientation: videoOrientation)
         return (encoder, encoder.notices)
     }
 }
