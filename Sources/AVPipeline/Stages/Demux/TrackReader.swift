@@ -464,6 +464,8 @@ final class TrackReader {
                 throw .invalidData(path: input.path, position: nil,
                                    reason: "\(skipped) bytes of damaged data were skipped (a frame header is broken); \(packets) packets were readable")
             }
+        } else if let damagedPacket {
+            throw damagedPacket.error  // met before a seek, which leaves the end check undone
         }
         // Where the packets read stand in the whole track: after a seek, the position of the last
         // one in the index (MP4), not the count read since.
