@@ -337,6 +337,11 @@ final class TrackReader {
                         headerCut = true
                         return false
                     }
+                    // A frame header broken with nothing whole after it (a last frame cut inside its
+                    // header and zero-filled): the stream's end, as for ffmpeg, judged by `verifyComplete`.
+                    if checksADTSLength, input.canSeek, !seeked, let coverage, coverage.adtsTrailingDamage(in: input.path) != nil {
+                        return false
+                    }
                     throw .invalidData(path: path, position: lastTime, reason: "\(reason) (after packet \(packets))")
                 }
             }
