@@ -94,14 +94,16 @@ struct Decode: AsyncParsableCommand {
         try await CommandRunner.run(logging: logging) {
             let demuxer = try Demuxer(InputOptions.location(input), options: demuxerOptions)
             try ensureStart(start, within: demuxer.info)
-            // Times are on the file's timeline, which may not start at 0 (MPEG-TS): as ffmpeg's -ss.
-            let origin = demuxer.info.startTime ?? MediaTime(value: 0, timeBase: Rational(1, 1))
+            // Times are on the file's timeline, which may not start at 0 (MPEG-TS): as ffmpeg's -ss. An
+            // Opus track in Matroska starts where its pre-skip ends.
+            let decodesAudio = output != nil || (null && demuxer.info.hasAudio)
+            let origin = (decodesAudio ? demuxer.presentationStart(ofAudio: try demuxer.audioTrackInfo(audioTrack)) : demuxer.info.startTime)
+                ?? MediaTime(value: 0, timeBase: Rational(1, 1))
             let from = start.map { origin + $0 } ?? origin
             if let start, start.value > 0 { try demuxer.seek(to: from, mode: .exact) }
             let end = duration.map { from + $0 }
             try await withThrowingTaskGroup(of: String.self) { group in
                 // Every track is asked for before any is read (an input that cannot seek is read once).
-                let decodesAudio = output != nil || (null && demuxer.info.hasAudio)
                 let decodesVideo = video != nil || (null && demuxer.info.hasVideo)
                 let audioDecoder = decodesAudio ? try demuxer.audioTrack(audioTrack).decodeAudio() : nil
                 let videoDecoder = decodesVideo ? try demuxer.videoTrack().decodeVideo() : nil

@@ -55,8 +55,10 @@ public final class AudioFileSource: SampleSource {
         info = demuxer.info
         decoder = try demuxer.audioTrack(options.track).decodeAudio()
         outputFormat = decoder.outputFormat
-        // Times are on the file's timeline, which may not start at 0 (MPEG-TS), as ffmpeg's -ss.
-        let origin = info.startTime ?? MediaTime(value: 0, timeBase: Rational(1, 1))
+        // Times are on the file's timeline, which may not start at 0 (MPEG-TS), as ffmpeg's -ss; an
+        // Opus track in Matroska starts where its pre-skip ends.
+        let origin = demuxer.presentationStart(ofAudio: try demuxer.audioTrackInfo(options.track))
+            ?? MediaTime(value: 0, timeBase: Rational(1, 1))
         let from = options.start.map { origin + $0 } ?? origin
         if let start = options.start, start.value > 0 { try demuxer.seek(to: from, mode: .exact) }
         if let length = options.duration {

@@ -54,6 +54,12 @@ final class DemuxedTrackCore {
         if !finished { status.trackAbandoned(started: started) }
     }
 
+    /// Whether the demuxer found the track whole up to bytes at its end that are no media (junk
+    /// after a raw ADTS stream), so that packets read from them may be left out of a copy.
+    var endsInTrailingDamage: Bool {
+        status.truncations.contains { $0.track == info.index && $0.trailingBytes != nil }
+    }
+
     var statistics: DemuxStatistics {
         DemuxStatistics(bufferBound: handoff.capacity, highWaterMark: handoff.highWaterMark,
                         packetsRead: counters.packetsRead.load(ordering: .relaxed),
@@ -163,6 +169,9 @@ public final class DemuxedTrack<Codec: CodecKind>: SampleSource, ImmediatePacket
         core = try DemuxedTrackCore(demuxer: demuxer, track: track)
         sharedFormat = SharedFormat(format)
     }
+
+    /// See `DemuxedTrackCore.endsInTrailingDamage`.
+    var endsInTrailingDamage: Bool { core.endsInTrailingDamage }
 
     /// What the container says of the track.
     public var info: TrackInfo { core.info }

@@ -47,6 +47,70 @@ struct ElementaryStreamCoverage {
     }
 }
 
+extension ElementaryStreamCoverage {
+    /// Damage after the last whole frame of an ADTS stream (junk appended, or a last frame cut
+    /// short and the rest filled with zeros): where the run of ADTS frames that follow each other
+    /// from the first packet ends, how many frames it holds and how many bytes follow it, when no
+    /// frame run resumes after it. A resuming stream (a header whose frame ends at the next header
+    /// or exactly at the file's end) means damage in the middle: nil. Junk may hold a header-like
+    /// pattern (random bytes do, 1 in 16,384 positions), which FFmpeg reads as a packet; two in a
+    /// row, length apart, are as good as never chance. Read from the file at the end of the
+    /// stream, never per packet.
+    func adtsTrailingDamage(in path: String) -> (end: Int64, frames: Int, bytes: Int64)? {
+        guard let firstPosition, let tail = FileTail(path: path), let file = ChunkedFile(path: path) else { return nil }
+        let fileEnd = tail.size - tail.trailingTagBytes
+        var at = firstPosition, frames = 0
+        while at < fileEnd, let length = file.adtsFrameLength(at: at), at + length <= fileEnd {
+            at += length
+            frames += 1
+        }
+        guard frames > 0, at < fileEnd else { return nil }
+        for candidate in at..<fileEnd {
+            guard let length = file.adtsFrameLength(at: candidate) else { continue }
+            let next = candidate + length
+            if next == fileEnd || (next < fileEnd && file.adtsFrameLength(at: next) != nil) { return nil }
+        }
+        return (at, frames, fileEnd - at)
+    }
+}
+
+/// A file read forward through a 64 KiB window, for scans that look at every byte.
+private final class ChunkedFile {
+    private let fd: Int32
+    private var window = [UInt8]()
+    private var windowStart: Int64 = -1
+
+    init?(path: String) {
+        fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+    }
+
+    deinit { close(fd) }
+
+    /// The length an ADTS header at `offset` declares, when one is there: the sync word, layer 0,
+    /// a sampling-frequency index in use and a length covering the header (9 bytes with a CRC).
+    func adtsFrameLength(at offset: Int64) -> Int64? {
+        guard byte(at: offset) == 0xFF, let b1 = byte(at: offset + 1), b1 & 0xF6 == 0xF0,
+              let b2 = byte(at: offset + 2), (b2 >> 2) & 0x0F < 13,
+              let b3 = byte(at: offset + 3), let b4 = byte(at: offset + 4), let b5 = byte(at: offset + 5),
+              byte(at: offset + 6) != nil else { return nil }
+        let length = Int64(b3 & 0x03) << 11 | Int64(b4) << 3 | Int64(b5) >> 5
+        return length >= (b1 & 0x01 == 0 ? 9 : 7) ? length : nil
+    }
+
+    private func byte(at offset: Int64) -> UInt8? {
+        if offset < windowStart || offset >= windowStart + Int64(window.count) {
+            guard offset >= 0 else { return nil }
+            window = [UInt8](repeating: 0, count: 65_536)
+            let got = window.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 65_536, off_t(offset)) }
+            window.removeLast(65_536 - max(got, 0))
+            windowStart = offset
+            guard !window.isEmpty else { return nil }
+        }
+        return window[Int(offset - windowStart)]
+    }
+}
+
 /// The size and trailing metadata tag of a file, read with two small `pread`s.
 private struct FileTail {
     let size: Int64

@@ -89,6 +89,9 @@ final class TrackReader {
     /// So do MPEG audio frames (MP3): checked on the frames read at the end of the file only, where
     /// the parser hands over what is left.
     private let checksMPEGAudioLength: Bool
+    /// An ADTS packet shorter than its header says with more packets after it, and the error it is
+    /// unless it lies in damage after the last whole frame (`verifyComplete`).
+    @exclusivity(unchecked) private var damagedPacket: (number: Int, error: AVPipelineError)?
     /// The last (up to 8) bytes of the last ADTS packet read, to tell junk after the stream from
     /// damage in it; kept in an integer so that no packet allocates.
     @exclusivity(unchecked) private var lastPacketTail: (bytes: UInt64, count: Int) = (0, 0)
@@ -334,6 +337,11 @@ final class TrackReader {
                         headerCut = true
                         return false
                     }
+                    // A frame header broken with nothing whole after it (a last frame cut inside its
+                    // header and zero-filled): the stream's end, as for ffmpeg, judged by `verifyComplete`.
+                    if checksADTSLength, input.canSeek, !seeked, let coverage, coverage.adtsTrailingDamage(in: input.path) != nil {
+                        return false
+                    }
                     throw .invalidData(path: path, position: lastTime, reason: "\(reason) (after packet \(packets))")
                 }
             }
@@ -350,9 +358,19 @@ final class TrackReader {
                 // Cut short at the end of the file is a truncation; anywhere else it is damage.
                 packet.unref()
                 guard try !input.read(into: packet, for: streamIndex) else {
-                    packet.unref()
-                    throw .invalidData(path: input.path, position: time,
-                                       reason: "packet \(packets + 1) is damaged (shorter than the container says)")
+                    let error = AVPipelineError.invalidData(path: input.path, position: time,
+                                                            reason: "packet \(packets + 1) is damaged (shorter than the container says)")
+                    // In a whole ADTS file it may lie in junk after the stream, which only the end
+                    // can tell (`verifyComplete`): the packet is left out, the next one read on.
+                    guard coverage != nil, checksADTSLength, input.canSeek, !seeked, damagedPacket == nil else {
+                        packet.unref()
+                        throw error
+                    }
+                    damagedPacket = (packets + 1, error)
+                    let next = try Packet()
+                    av_packet_move_ref(next.pointer, packet.pointer)
+                    peeked = next
+                    continue
                 }
                 if strict {
                     throw .invalidData(path: input.path, position: time,
@@ -409,21 +427,50 @@ final class TrackReader {
         }
     }
 
-    private func verifyComplete() throws(AVPipelineError) {
-        if !seeked, let coverage, case let skipped = coverage.skippedBytes(in: input.path, tailCut: headerCut || !input.canSeek), skipped > 0 {
-            // Junk after the last whole ADTS frame: everything before it is used, as ffmpeg does.
-            let lastBytes = (0..<lastPacketTail.count).reversed().map { UInt8(truncatingIfNeeded: lastPacketTail.bytes >> (8 * $0)) }
-            if checksADTSLength, input.canSeek,
-               coverage.trailingJunkStart(in: input.path, lastBytes: lastBytes, isFrameStart: { $0[0] == 0xFF && $0[1] & 0xF6 == 0xF0 }) != nil {
-                if strict {
-                    throw .invalidData(path: input.path, position: lastTime, reason: "\(skipped) bytes after packet \(packets) are no ADTS frames")
-                }
-                status.recordTruncation(Truncation(track: streamIndex, packetsRead: packets, packetsExpected: nil, end: lastEnd,
-                                                   missing: nil, reason: "no ADTS frames", trailingBytes: skipped))
-                return
+    /// Whether the ADTS stream is whole up to bytes at the end that are no frames (junk appended, a
+    /// last frame cut and filled with zeros): recorded as a truncation, as ffmpeg reads such a file
+    /// (every frame decoded, a warning); `--strict` refuses it. Damage before the last whole frame
+    /// stays an error.
+    private func endsInTrailingJunk(_ coverage: ElementaryStreamCoverage, skipped: Int64) throws(AVPipelineError) -> Bool {
+        guard checksADTSLength, input.canSeek, skipped > 0 || damagedPacket != nil else { return false }
+        // Nothing read from the junk: the last packet ends where the uncovered bytes begin.
+        let lastBytes = (0..<lastPacketTail.count).reversed().map { UInt8(truncatingIfNeeded: lastPacketTail.bytes >> (8 * $0)) }
+        if damagedPacket == nil, skipped > 0,
+           coverage.trailingJunkStart(in: input.path, lastBytes: lastBytes, isFrameStart: { $0[0] == 0xFF && $0[1] & 0xF6 == 0xF0 }) != nil {
+            if strict {
+                throw .invalidData(path: input.path, position: lastTime, reason: "\(skipped) bytes after packet \(packets) are no ADTS frames")
             }
-            throw .invalidData(path: input.path, position: nil,
-                               reason: "\(skipped) bytes of damaged data were skipped (a frame header is broken); \(packets) packets were readable")
+            status.recordTruncation(Truncation(track: streamIndex, packetsRead: packets, packetsExpected: nil, end: lastEnd,
+                                               missing: nil, reason: "no ADTS frames", trailingBytes: skipped))
+            return true
+        }
+        // FFmpeg took packets from the junk (a frame header's pattern in it): every frame before
+        // it was handed on as ffmpeg does, and those packets too (a decoder skips what it cannot
+        // decode), unless one was cut short (left out).
+        guard let damage = coverage.adtsTrailingDamage(in: input.path),
+              damagedPacket.map({ $0.number > damage.frames }) ?? true else { return false }
+        if strict {
+            throw .invalidData(path: input.path, position: lastTime,
+                               reason: "\(damage.bytes) bytes after ADTS frame \(damage.frames) are damaged (no whole frames)")
+        }
+        let passedOn = Swift.max(0, packets - damage.frames)
+        status.recordTruncation(Truncation(track: streamIndex, packetsRead: damage.frames, packetsExpected: nil,
+                                           end: passedOn == 0 ? lastEnd : nil, missing: nil, reason: "damaged, no whole ADTS frames",
+                                           trailingBytes: damage.bytes, trailingPackets: passedOn))
+        return true
+    }
+
+    private func verifyComplete() throws(AVPipelineError) {
+        if !seeked, let coverage {
+            let skipped = coverage.skippedBytes(in: input.path, tailCut: headerCut || !input.canSeek)
+            if try endsInTrailingJunk(coverage, skipped: skipped) { return }
+            if let damagedPacket { throw damagedPacket.error }
+            if skipped > 0 {
+                throw .invalidData(path: input.path, position: nil,
+                                   reason: "\(skipped) bytes of damaged data were skipped (a frame header is broken); \(packets) packets were readable")
+            }
+        } else if let damagedPacket {
+            throw damagedPacket.error  // met before a seek, which leaves the end check undone
         }
         // Where the packets read stand in the whole track: after a seek, the position of the last
         // one in the index (MP4), not the count read since.

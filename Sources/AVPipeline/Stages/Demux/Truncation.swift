@@ -35,11 +35,16 @@ public struct Truncation: Sendable, Equatable, CustomStringConvertible {
     /// Bytes after the last intact packet that are no packet at all (junk appended to a raw
     /// stream): the track is whole up to them, and nothing after them was read.
     public let trailingBytes: Int64?
+    /// Packets FFmpeg read from those bytes (a frame header's pattern in the junk) and handed on:
+    /// a decoder skips what it cannot decode, a copy into MP4 what `aac_adtstoasc` rejects; other
+    /// copies carry them as they are (as ffmpeg's).
+    public let trailingPackets: Int
 
     /// A truncation report with each field as documented.
     public init(track: Int, packetsRead: Int, packetsExpected: Int?, end: MediaTime?, missing: MediaTime?,
-                unit: Unit = .packets, reason: String? = nil, trailingBytes: Int64? = nil) {
+                unit: Unit = .packets, reason: String? = nil, trailingBytes: Int64? = nil, trailingPackets: Int = 0) {
         self.track = track
+        self.trailingPackets = trailingPackets
         self.reason = reason
         self.trailingBytes = trailingBytes
         self.packetsRead = packetsRead
@@ -54,7 +59,9 @@ public struct Truncation: Sendable, Equatable, CustomStringConvertible {
         let after = end.map { " after \($0)" } ?? ""
         if let trailingBytes {
             let at = end.map { " at \($0)" } ?? ""
-            return "track \(track) ends\(at), followed by \(trailingBytes) bytes that are \(reason ?? "no media data") (left out)"
+            let fate = trailingPackets == 0 ? "left out"
+                : "FFmpeg read \(trailingPackets) packet\(trailingPackets == 1 ? "" : "s") from them: passed on, skipped where no valid frame"
+            return "track \(track) ends\(at), followed by \(trailingBytes) bytes that are \(reason ?? "no media data") (\(fate))"
         }
         // Seconds that round to 0.0 say nothing (a WAV's duration already ends at the cut).
         let seconds = missing.flatMap { $0.seconds >= 0.05 ? "\(String(format1: $0.seconds)) s" : nil }

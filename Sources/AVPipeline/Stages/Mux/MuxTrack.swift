@@ -5,6 +5,8 @@ protocol MuxPacketSource: AnyObject {
     func nextPacket() async throws -> Packet?
     /// The input, when its packets can be pulled without suspending (see `ImmediatePacketSource`).
     var immediate: ImmediatePacketSource? { get }
+    /// At its end: whether the input was whole up to junk at the end of the file (`Truncation.trailingBytes`).
+    var endedInTrailingDamage: Bool { get }
 }
 
 final class MuxSource<Upstream: SampleSource>: MuxPacketSource where Upstream.Buffer: PacketBacked {
@@ -17,6 +19,10 @@ final class MuxSource<Upstream: SampleSource>: MuxPacketSource where Upstream.Bu
     }
 
     func nextPacket() async throws -> Packet? { try await upstream.next()?.packet }
+
+    var endedInTrailingDamage: Bool {
+        (upstream as? DemuxedAudioTrack)?.endsInTrailingDamage ?? false
+    }
 }
 
 /// One input of a Muxer: its packets, codec description and time base, plus the framing fix the
@@ -41,6 +47,10 @@ final class MuxTrack {
     /// output, so filtering makes no packet owner of its own.
     @exclusivity(unchecked) private var spare: Packet?
     @exclusivity(unchecked) private var upstreamEnded = false
+    /// The first packet `aac_adtstoasc` rejected (each is left out): an error at the
+    /// end, unless the input turns out whole up to junk at its end, where FFmpeg read it from (as
+    /// the decoders skip such a packet; ffmpeg's own copy stops there, having written the file).
+    @exclusivity(unchecked) private var rejectedPacket: AVPipelineError?
     @exclusivity(unchecked) private var nextDTS: Int64?
     private let fallbackFrameRate: Rational
     private let forcedFrameRate: Rational?
@@ -163,16 +173,32 @@ final class MuxTrack {
         guard let filter else { return upstreamEnded ? .output(nil) : .needsInput }
         if spare == nil && upstreamEnded { spare = try Packet() }  // what the flush gives needs an owner
         guard let shell = spare.take() else { return .needsInput }
-        switch try filter.receive(into: shell) {
+        let result: BitstreamFilter.ReceiveResult
+        do {
+            result = try filter.receive(into: shell)
+        } catch {
+            if case .outOfMemory = error { throw error }
+            rejectedPacket = rejectedPacket ?? .invalidData(path: label, position: nil, reason: "not a valid ADTS frame (aac_adtstoasc: \(error))")
+            shell.unref()
+            spare = shell
+            return upstreamEnded ? try ended() : .needsInput
+        }
+        switch result {
         case .got:
             return .output(shell)
         case .drained:
             spare = shell
-            return .output(nil)
+            return try ended()
         case .needsInput:
             spare = shell
-            return upstreamEnded ? .output(nil) : .needsInput
+            return upstreamEnded ? try ended() : .needsInput
         }
+    }
+
+    /// The end of the filtered packets: an error if one was left out anywhere but in junk at the end.
+    private func ended() throws(AVPipelineError) -> Step {
+        if let rejectedPacket, !source.endedInTrailingDamage { throw rejectedPacket }
+        return .output(nil)
     }
 
     /// Hands the input's next packet (nil: its end) to whatever this track does with it.
