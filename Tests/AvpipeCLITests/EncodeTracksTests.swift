@@ -35,9 +35,11 @@ import TestSupport
         return film
     }
 
-    /// The first subtitle track as ffmpeg writes it in SubRip.
+    /// The first subtitle track as ffmpeg writes it in SubRip, at the file's own times (`-copyts`:
+    /// FFmpeg 7's Matroska starts at a negative time, the AAC priming, which ffmpeg would otherwise
+    /// subtract from the cues but not from ffprobe's start times).
     static func subRip(_ path: String) throws -> String {
-        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", path, "-map", "0:s:0", "-f", "srt", "-"])
+        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-copyts", "-i", path, "-map", "0:s:0", "-f", "srt", "-"])
         guard result.status == 0 else { throw TestFailure("ffmpeg could not read the subtitles of \(path): \(result.stderrText)") }
         return result.stdoutText
     }
