@@ -56,13 +56,19 @@ public final class Muxer {
         /// How a network output (`rtmp://`, `srt://`, `http://…/NAME.m3u8`) is connected,
         /// reconnected and copied locally.
         public var network: NetworkOptions
+        /// The inputs are live (a network stream, a capture device), so what is written cannot be
+        /// made again: an input that fails part-way (a connection lost) leaves the output
+        /// completed up to there and in place, and the error is still thrown; and an HLS output
+        /// is written in place as it goes (see `HLSOptions.growing`). `realtime` implies the latter.
+        public var liveInput: Bool
 
         /// Options with each field as documented; the defaults write a faststart file of the container its name says.
         public init(container: Container? = nil, faststart: Bool = true, fragmented: Bool = false,
                     fragmentDuration: MediaTime = .seconds(1), overwrite: Bool = false, realtime: Bool = false,
                     metadata: [String: String] = [:], keepsTrackMetadata: Bool = true, coverArt: CoverArt? = nil,
                     chapters: [Chapter] = [], timelineOrigin: MediaTime? = nil, hls: HLSOptions = .init(),
-                    network: NetworkOptions = .init()) {
+                    network: NetworkOptions = .init(), liveInput: Bool = false) {
+            self.liveInput = liveInput
             self.hls = hls
             self.network = network
             self.coverArt = coverArt
@@ -76,6 +82,14 @@ public final class Muxer {
             self.fragmented = fragmented
             self.fragmentDuration = fragmentDuration
             self.overwrite = overwrite
+        }
+
+        /// `hls` as the output is written: an HLS stream of live or paced inputs that keeps no
+        /// window is a recording, written in place as it goes (`HLSOptions.growing`).
+        public var hlsAsWritten: HLSOptions {
+            var hls = hls
+            if liveInput || realtime, !hls.live { hls.growing = true }
+            return hls
         }
     }
 
@@ -110,6 +124,8 @@ public final class Muxer {
         guard options.fragmentDuration.value > 0 else {
             throw AVPipelineError.invalidOption(name: "fragment duration", value: "\(options.fragmentDuration)", reason: "must be positive")
         }
+        var options = options
+        options.hls = options.hlsAsWritten
         self.path = path
         self.options = options
         self.container = container
@@ -260,6 +276,15 @@ public final class Muxer {
                               certificates: options.network.certificates, interrupt: interrupt)
             try target.commit()
             throw AVPipelineError.cancelled
+        } catch let error as AVPipelineError where options.liveInput && error.category == .input && writer.payloadBytes > 0 {
+            // A live input cut off (its connection lost): what came before cannot be had again, so
+            // it is kept, completed, and the run still fails.
+            try completeCopy()
+            if let push { try push.finishStream() } else { try writer.finish() }
+            try target.verify(payloadBytes: writer.payloadBytes, live: options.hls.live, timeout: options.network.timeout,
+                              certificates: options.network.certificates, interrupt: interrupt)
+            try target.commit()
+            throw Self.keeping(error, in: target.network == nil ? path : options.network.localCopy)
         }
         try completeCopy()
         if let failure = push?.failure { throw failure }
@@ -270,6 +295,17 @@ public final class Muxer {
         try tagGapless(writer)
         try target.commit()
         return writer.summary(path: path, highWaterMark: queue.highWaterMark)
+    }
+
+    /// `error` of an input cut off, saying where what came before it is kept (`file`, when local).
+    private static func keeping(_ error: AVPipelineError, in file: String?) -> AVPipelineError {
+        guard let file else { return error }
+        let kept = "; what came before is kept in '\(file)'"
+        switch error {
+        case .notReadable(let path, let reason): return .notReadable(path: path, reason: reason + kept)
+        case .invalidData(let path, let position, let reason): return .invalidData(path: path, position: position, reason: reason + kept)
+        default: return error
+        }
     }
 
     /// Writes the earliest waiting packet and refills from that input, until every input ends.
@@ -355,7 +391,7 @@ public final class Muxer {
     /// them written in. A live stream's is read as soon as it is written, so it goes without
     /// (`CopyPlan` names the loss).
     private func keepDisplayMatricesInInitSegment() throws(AVPipelineError) {
-        guard case .hlsFolder(let folder) = target, !folder.live, options.hls.segments == .fmp4,
+        guard case .hlsFolder(let folder) = target, !folder.inPlace, options.hls.segments == .fmp4,
               avp_hls_keeps_display_matrix() == 0 else { return }
         for (index, track) in tracks.enumerated() {
             if let matrix = track.displayMatrix {
