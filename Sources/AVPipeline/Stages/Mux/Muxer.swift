@@ -246,7 +246,7 @@ public final class Muxer {
         let copy = try copyTarget.map { copy throws in
             try MuxWriter(path: copy.destination.writingPath, finalPath: options.network.localCopy!, container: copy.container,
                           tracks: tracks, metadata: options.metadata, chapters: chapters, coverArt: nil,
-                          muxerOptions: fileOptions(copy.container, copy.destination, fragmented: true))
+                          muxerOptions: localCopyOptions(copy.container, copy.destination))
         }
         let writer = try MuxWriter(path: target.writingPath, finalPath: path, stream: target.isStreamOutput, container: container,
                                    tracks: tracks, metadata: options.metadata, chapters: chapters, coverArt: storesCoverArt ? options.coverArt : nil,
@@ -432,6 +432,18 @@ public final class Muxer {
     }
 
     private var fileOptions: [String: String] { fileOptions(container, target, fragmented: options.fragmented) }
+
+    /// The muxer's options for the local copy (`NetworkOptions.localCopy`): fragmented, and for
+    /// MP4/MOV with the `moov` written with the first fragment (`delay_moov`), when every track's
+    /// first time is known. Written before any packet (`empty_moov`), it cannot say that a track
+    /// starts later than the first packet written (an AAC track starting 57 ms after the video,
+    /// whose B-frame delay the muxer shifts every time by): the mov muxer puts that track's first
+    /// packet at 0 ("starts with a nonzero dts … while the moov already has been written").
+    private func localCopyOptions(_ container: Container, _ target: Destination) -> [String: String] {
+        var options = fileOptions(container, target, fragmented: true)
+        if container.isISOBMFF, let flags = options["movflags"] { options["movflags"] = flags + "+delay_moov" }
+        return options
+    }
 
     /// The muxer's options for `container` written to `target` (`fragmented`: in self-contained
     /// pieces that survive the process being killed).
