@@ -342,8 +342,7 @@ import TestSupport
             let decode = try Subprocess.run("ffmpeg", ["-v", "error", "-xerror", "-i", segment, "-f", "null", "-"])
             #expect(fileSize(segment) > 0 && decode.status == 0, "\(entry.uri): \(decode.stderrText)")
         }
-        let whole = try Subprocess.run("ffmpeg", ["-v", "error", "-xerror", "-i", playlist, "-f", "null", "-"])
-        #expect(whole.status == 0, "the playlist plays: \(whole.stderrText)")
+        // (Not the playlist as a whole: without an end, players wait for more, as for any live stream.)
         // Run to its end, such a stream is complete: its playlist ends, listing every segment.
         let short = try DemuxMedia.movie(folder.file("short.mp4"), seconds: 2, size: "160x120", videoArguments: ["-g", "25"])
         let done = try avpipe(["hls", short, "--out", folder.file("site/d.m3u8"), "--realtime", "--segment", "1"])
