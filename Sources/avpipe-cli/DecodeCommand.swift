@@ -171,6 +171,7 @@ struct Decode: AsyncParsableCommand {
                 }
                 try await allOrNothing(&group)
             }
+            reportLiveEnd(demuxer, input: input)
             reportTruncations(demuxer.truncations, input: input)
         }
     }

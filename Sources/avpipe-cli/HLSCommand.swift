@@ -10,7 +10,8 @@ struct HLS: AsyncParsableCommand {
         The segments are written beside the playlist (NAME0.ts…, or NAME-init.mp4 + NAME0.m4s… with \
         --fmp4), cut at keyframes near every --segment seconds. A VOD stream appears when complete \
         (a failed run leaves nothing); a --live one is published segment by segment, keeping the last \
-        --window segments. Audio and video are packaged (AV1 and VP9 in --fmp4 segments only); \
+        --window segments; one written in real time (--realtime, a live input) is published as it \
+        goes, keeping every segment. Audio and video are packaged (AV1 and VP9 in --fmp4 segments only); \
         what is left out (subtitles, a rotation TS segments cannot carry) is named in a notice.
         Examples: avpipe hls in.mp4 --out site/index.m3u8
                   avpipe hls in.mp4 --out site/index.m3u8 --segment 4 --fmp4

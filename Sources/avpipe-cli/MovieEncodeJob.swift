@@ -29,11 +29,12 @@ struct MovieEncodeJob: Sendable {
 
     func run(_ demuxer: Demuxer) async throws {
         try ensureStart(start, within: demuxer.info)
-        let plan = try TranscodePlan(info: demuxer.info, container: container, video: video, audio: audio,
-                                     audioTrack: audioTrack, subtitles: subtitles, start: start, duration: duration, hls: hls,
-                                     orientation: orientation)
         var options = Muxer.Options(container: container, overwrite: overwrite, realtime: realtime, keepsTrackMetadata: keepsMetadata,
-                                    timelineOrigin: plan.timelineOrigin, hls: hls, network: network)
+                                    hls: hls, network: network, liveInput: demuxer.isLive)
+        let plan = try TranscodePlan(info: demuxer.info, container: container, video: video, audio: audio,
+                                     audioTrack: audioTrack, subtitles: subtitles, start: start, duration: duration,
+                                     hls: options.hlsAsWritten, orientation: orientation)
+        options.timelineOrigin = plan.timelineOrigin
         if keepsMetadata {
             options.metadata = demuxer.info.metadata
             options.chapters = demuxer.info.chapters
@@ -61,6 +62,7 @@ struct MovieEncodeJob: Sendable {
         for notice in made.videoNotices { printNotice("\(output): \(notice)") }
         let summary = try await muxer.run(progress: SegmentAllocation.progress(for: container, progress.updates))
         progress.finish(at: summary.duration)
+        reportLiveEnd(demuxer, input: input)
         reportTruncations(demuxer.truncations, input: input)
     }
 

@@ -42,7 +42,7 @@ struct RecordMovieJob: Sendable {
 
         let fragmented = [.mp4, .mov].contains(container) && !faststart
         let muxer = try Muxer(path: output, options: .init(container: container, fragmented: fragmented, fragmentDuration: fragment,
-                                                           overwrite: overwrite, hls: hls, network: network))
+                                                           overwrite: overwrite, hls: hls, network: network, liveInput: true))
         var encoding = encoding
         // Each fragment starts at a keyframe: one at least every fragment.
         if fragmented, encoding.keyframeEvery == nil, encoding.keyframeInterval == nil { encoding.keyframeEvery = fragment }

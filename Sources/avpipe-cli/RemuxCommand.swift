@@ -65,16 +65,17 @@ struct CopyJob: Sendable {
 
     func run() async throws {
         let demuxer = try Demuxer(InputOptions.location(input), options: demuxerOptions)
+        var options = options
+        options.liveInput = demuxer.isLive
         if container == .flv { try Self.ensureFLVCodecs(demuxer.info, audio: audio != .none, video: video != .none, input: input, output: output) }
         let plan = try CopyPlan(info: demuxer.info, container: container, audio: audio, video: video,
-                                subtitles: subtitles, coverArt: keepsMetadata, chapters: keepsMetadata, hls: options.hls)
+                                subtitles: subtitles, coverArt: keepsMetadata, chapters: keepsMetadata, hls: options.hlsAsWritten)
         guard !plan.tracks.isEmpty else {
             if !plan.leftOut.isEmpty {
                 throw AVPipelineError.unsupportedFormat("nothing in '\(input)' can be copied into \(container.rawValue.uppercased()): \(plan.leftOut.joined(separator: "; "))")
             }
             throw video != .none && audio == .none ? AVPipelineError.noVideoStream(path: input) : AVPipelineError.noAudioStream(path: input)
         }
-        var options = options
         options.container = container
         options.keepsTrackMetadata = keepsMetadata
         options.timelineOrigin = plan.timelineOrigin
@@ -93,8 +94,14 @@ struct CopyJob: Sendable {
         let progress = ProgressLine(total: demuxer.info.duration)
         let summary = try await muxer.run(progress: SegmentAllocation.progress(for: container, progress.updates))
         progress.finish(at: summary.duration)
+        reportLiveEnd(demuxer, input: input)
         reportTruncations(demuxer.truncations, input: input)
     }
+}
+
+/// A live input that ended (its publisher stopped) ended the run normally: say so.
+func reportLiveEnd(_ demuxer: Demuxer, input: String) {
+    if let reason = demuxer.liveEnd { printNotice("'\(input)': the live stream ended (\(reason))") }
 }
 
 extension CopyJob {

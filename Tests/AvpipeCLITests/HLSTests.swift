@@ -286,12 +286,24 @@ import TestSupport
     }
 
     /// A VOD run killed outright leaves only its hidden staging folder, which the next run in that
-    /// folder removes.
+    /// folder removes. (A VOD stream is made from files: this one reads a named pipe whose writer
+    /// stalls half-way, so the run is killed mid-stream.)
     @Test func aKilledVODRunIsCleanedUpByTheNext() throws {
         let folder = TemporaryDirectory()
         let input = try Self.source(folder)
         try FileManager.default.createDirectory(atPath: folder.file("site"), withIntermediateDirectories: false)
-        let running = try RunningProcess(Locations.avpipe, ["hls", input, "--out", folder.file("site/a.m3u8"), "--realtime"], environment: [:])
+        let source = folder.file("in.ts")
+        try MediaFactory.ffmpeg(["-v", "error", "-i", input, "-c", "copy", source])
+        let fifo = folder.file("in.fifo")
+        guard mkfifo(fifo, 0o600) == 0 else { throw TestFailure("mkfifo failed") }
+        let feeder = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo), let bytes = FileManager.default.contents(atPath: source) else { return }
+            handle.write(bytes.prefix(bytes.count / 2))
+            Thread.sleep(forTimeInterval: 4)
+            try? handle.close()
+        }
+        feeder.start()
+        let running = try RunningProcess(Locations.avpipe, ["hls", fifo, "--out", folder.file("site/a.m3u8"), "--segment", "2"], environment: [:])
         usleep(2_000_000)
         kill(running.identifier, SIGKILL)
         _ = running.finish(within: 5)
@@ -301,5 +313,44 @@ import TestSupport
         #expect(next.status == 0, "\(next.stderrText)")
         let after = try FileManager.default.contentsOfDirectory(atPath: folder.file("site"))
         #expect(Set(after) == ["b.m3u8", "b0.ts", "b1.ts", "b2.ts"], "\(after)")
+    }
+
+    /// A stream written in real time (like a recording, or a live input's) is published as it
+    /// goes, every segment kept: killed outright, it leaves a playlist listing each segment
+    /// finished before the kill, all there and playable, as ffmpeg's hls muxer does.
+    @Test func aKilledRealTimeStreamKeepsItsPlaylistAndFinishedSegments() throws {
+        let folder = TemporaryDirectory()
+        let input = try Self.source(folder)
+        try FileManager.default.createDirectory(atPath: folder.file("site"), withIntermediateDirectories: false)
+        let playlist = folder.file("site/r.m3u8")
+        let running = try RunningProcess(Locations.avpipe, ["hls", input, "--out", playlist, "--realtime", "--segment", "2"], environment: [:])
+        var listed = 0
+        for _ in 0..<600 where listed < 2 && running.isRunning {
+            usleep(50_000)
+            listed = (try? Self.playlistEntries(playlist).count) ?? 0
+        }
+        try #require(listed >= 2 && running.isRunning, "the stream never got under way")
+        kill(running.identifier, SIGKILL)
+        _ = running.finish(within: 5)
+        let text = try String(contentsOfFile: playlist, encoding: .utf8)
+        #expect(!text.contains("#EXT-X-ENDLIST") && text.contains("#EXT-X-PLAYLIST-TYPE:EVENT"), "\(text)")
+        let entries = try Self.playlistEntries(playlist)
+        // Each finished segment is listed: none is left out between the first and the last.
+        #expect(entries.map(\.uri) == (0..<entries.count).map { "r\($0).ts" }, "\(text)")
+        for entry in entries {
+            let segment = folder.file("site/\(entry.uri)")
+            let decode = try Subprocess.run("ffmpeg", ["-v", "error", "-xerror", "-i", segment, "-f", "null", "-"])
+            #expect(fileSize(segment) > 0 && decode.status == 0, "\(entry.uri): \(decode.stderrText)")
+        }
+        // (Not the playlist as a whole: without an end, players wait for more, as for any live stream.)
+        // Run to its end, such a stream is complete: its playlist ends, listing every segment.
+        let short = try DemuxMedia.movie(folder.file("short.mp4"), seconds: 2, size: "160x120", videoArguments: ["-g", "25"])
+        let done = try avpipe(["hls", short, "--out", folder.file("site/d.m3u8"), "--realtime", "--segment", "1"])
+        #expect(done.status == 0, "\(done.stderrText)")
+        let finished = try String(contentsOfFile: folder.file("site/d.m3u8"), encoding: .utf8)
+        let finishedCount = try Self.playlistEntries(folder.file("site/d.m3u8")).count
+        #expect(finished.hasSuffix("#EXT-X-ENDLIST\n") && finishedCount == 2, "\(finished)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.file("site"))
+        #expect(!names.contains { $0.hasPrefix("d") && $0.hasSuffix(".tmp") }, "no temporary file left: \(names)")
     }
 }

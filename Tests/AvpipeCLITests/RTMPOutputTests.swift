@@ -133,6 +133,31 @@ import TestSupport
         #expect(abs((try Self.format("duration", of: copy) ?? 0) - 4) < 0.1)
     }
 
+    /// The local copy's sound starts where the pushed stream's does: an encode's AAC starts a
+    /// frame before the pictures (the encoder's priming), which nginx's recording shows; the copy
+    /// had its first AAC packet at 0, pictures and the rest of the sound at their times.
+    @Test func theLocalCopyKeepsTheFirstAudioPacketsTime() throws {
+        let server = try NginxServer.started()
+        let folder = TemporaryDirectory()
+        let movie = try DemuxMedia.movie(folder.file("m.mp4"), seconds: 1)
+        let copy = folder.file("local.mp4")
+        let push = try avpipe(["encode", "--in", movie, "--out", server.rtmpURL("record", "t"), "--keep", copy, "--no-realtime"])
+        #expect(push.status == 0, "\(push.stderrText)")
+        server.stop()
+        /// Each AAC packet's time after the first picture's, in seconds.
+        func audioTimes(_ path: String) throws -> [Double] {
+            func times(_ stream: String) throws -> [Double] {
+                try Probe.packets(path, stream: stream).compactMap { ($0["pts_time"] as? String).flatMap(Double.init) }
+            }
+            let firstPicture = try times("v:0").min() ?? .nan
+            return try times("a:0").map { $0 - firstPicture }
+        }
+        let recorded = try audioTimes(server.recordings + "/t.flv"), kept = try audioTimes(copy)
+        // FLV times are whole milliseconds.
+        let same = recorded.count == kept.count && zip(recorded, kept).allSatisfy { abs($0 - $1) < 0.002 }
+        #expect(same && recorded.count > 40, "pushed \(recorded.prefix(3)), kept \(kept.prefix(3)) (\(recorded.count), \(kept.count) packets)")
+    }
+
     @Test func noReconnectionFailsAsSoonAsTheConnectionBreaks() throws {
         let server = try NginxServer.started()
         let folder = TemporaryDirectory()

@@ -233,6 +233,36 @@ import TestSupport
         #expect(result.stderrText.contains("players") == !options.isEmpty, "\(result.stderrText)")
     }
 
+    /// `kill -9` in the middle of an HLS recording leaves its playlist on disk, listing every
+    /// segment finished before the kill, each there and playable (what ffmpeg's hls muxer leaves),
+    /// not a hidden folder the next run deletes.
+    @Test func aKilledHLSRecordingKeepsItsPlaylist() throws {
+        let stage = try Stage.make()
+        try FileManager.default.createDirectory(atPath: stage.folder.file("live"), withIntermediateDirectories: false)
+        let playlist = stage.folder.file("live/index.m3u8")
+        let recorder = try RunningProcess(Locations.avpipe, ["record", "--screen", "--no-audio", "--out", playlist, "--segment", "1"],
+                                          environment: stage.display.environment)
+        var listed = 0
+        for _ in 0..<600 where listed < 2 && recorder.isRunning {
+            usleep(50_000)
+            listed = (try? HLSTests.playlistEntries(playlist).count) ?? 0
+        }
+        try #require(listed >= 2 && recorder.isRunning, "the recording never got under way")
+        kill(recorder.identifier, SIGKILL)
+        _ = recorder.finish(within: 5)
+        let entries = try HLSTests.playlistEntries(playlist)
+        #expect(entries.map(\.uri) == (0..<entries.count).map { "index\($0).ts" }, "\(entries)")
+        // Each segment by itself: the playlist has no end, so a player would wait for more.
+        var pictures = 0
+        for entry in entries {
+            let segment = stage.folder.file("live/\(entry.uri)")
+            let decode = try Subprocess.run("ffmpeg", ["-v", "error", "-xerror", "-i", segment, "-f", "null", "-"])
+            #expect(fileSize(segment) > 0 && decode.status == 0, "\(entry.uri): \(decode.stderrText)")
+            pictures += try Self.lumas(segment).count
+        }
+        #expect(pictures >= 20, "\(pictures) pictures in \(entries.count) segments")
+    }
+
     /// Pushed to nginx-rtmp as it is recorded: the server's recording holds the pictures and the sound.
     @Test(.needsNginx) func aScreenRecordingIsPushedOverRTMP() throws {
         let stage = try Stage.make()

@@ -80,6 +80,7 @@ final class InputContext {
         // local policy's; a local one only through those the policy names.
         let network: NetworkAddress? = if case .url(let address) = source { try NetworkAddress(address) } else { nil }
         self.network = network
+        isRTMPStream = network?.scheme.hasPrefix("rtmp") ?? false
         if network == nil, let scheme = source.protocolName, !policy.allows(protocol: scheme) {
             throw .inputPolicy(path: path, reason: "it is read through the '\(scheme)' protocol, which the input policy does not allow (\(policy.protocolWhitelist))")
         }
@@ -278,22 +279,45 @@ final class InputContext {
 
     var formatName: String { String(cString: pointer.pointee.iformat.pointee.name) }
 
-    /// Reads the next packet into `packet`; false at end of file.
+    /// Reads the next packet into `packet`; false at end of file (or of a live stream: `liveEnd`).
     func read(into packet: Packet) throws(AVPipelineError) -> Bool {
+        let started = isRTMPStream ? ContinuousClock.now : nil
         let rc = av_read_frame(pointer, packet.pointer)
         if !nestedOpens.refused.isEmpty {
             packet.unref()
             try nestedOpens.verify(path: path)
         }
-        if rc == averrorEOF { return false }
+        if rc == averrorEOF {
+            if isRTMPStream && liveEnd == nil { liveEnd = "the server ended it" }
+            return false
+        }
         if rc == avp_error_exit() { throw .cancelled }
         if rc < 0 {
             if rc == avp_error_enomem() { throw .outOfMemory }
+            if let started, avp_errno_of(rc) == EIO, ContinuousClock.now - started >= policy.networkTimeout - .milliseconds(100) {
+                liveEnd = "nothing came for \(policy.networkTimeout.secondsText) (--timeout) on a connection the server kept open: its publisher stopped"
+                return false
+            }
             if let network, Self.isNetworkFailure(rc) { throw network.error(rc, timeout: policy.networkTimeout, logged: nil, opening: false) }
             throw .invalidData(path: path, position: nil, reason: ffmpegErrorText(rc))
         }
         return true
     }
+
+    /// An RTMP(S) stream being played, whose end is told from a lost connection on reading.
+    ///
+    /// When its publisher stops, a server says so in one of two ways. With a status message
+    /// (`NetStream.Play.Stop` or `…UnpublishNotify`: nginx-rtmp's `play_restart`/`publish_notify`),
+    /// FFmpeg's rtmp protocol ends the stream (EOF). With a "stream EOF" user control message alone
+    /// (nginx-rtmp's default), which FFmpeg ignores, the connection stays open and silent until a
+    /// read times out (`rw_timeout`), and FFmpeg reports that as EIO — as it reports a connection
+    /// closed or reset under it (a server killed), but at once. So an EIO after a whole timeout of
+    /// waiting is the end of the stream; one sooner is a lost connection.
+    private let isRTMPStream: Bool
+
+    /// Why a live stream ended (once `read` returned false for it): the server said so, or went
+    /// silent with the connection open. nil before, and for other inputs.
+    private(set) var liveEnd: String?
 
     /// A network input that is live: an RTMP or SRT stream, or an HLS playlist without an end
     /// (its duration is unknown). It cannot seek, and is read from where it is when opened.

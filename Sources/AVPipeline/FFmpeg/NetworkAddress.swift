@@ -110,7 +110,9 @@ struct NetworkAddress: Sendable {
             // What FFmpeg's HTTP returns, without a word, after its 8th redirect.
             reason = "input/output error: too many redirects? (FFmpeg follows at most 8)"
         case EIO where !opening:
-            reason = "the connection was lost and reconnecting failed" + (logged.map { " (\($0))" } ?? "")
+            // HTTP reconnects (`openOptions`); FFmpeg's other protocols do not.
+            reason = (scheme.hasPrefix("http") ? "the connection was lost and reconnecting failed" : "the connection was lost")
+                + (logged.map { " (\($0))" } ?? "")
         case _ where protocols.contains("tls") && Self.isCertificateRefusal(logged):
             reason = CertificateCheck.advice + ": " + (logged ?? "")
         default:

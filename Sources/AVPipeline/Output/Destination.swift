@@ -33,7 +33,7 @@ enum Destination {
         }
         if container == .hls {
             try hls.validate()
-            self = .hlsFolder(try HLSFolder(playlistPath: path, live: hls.live, overwrite: overwrite))
+            self = .hlsFolder(try HLSFolder(playlistPath: path, live: hls.live, growing: hls.growing, overwrite: overwrite))
         } else {
             self = .file(try AtomicOutputFile(path: path, overwrite: overwrite, inPlace: inPlace))
         }
@@ -52,7 +52,7 @@ enum Destination {
     var isLive: Bool {
         switch self {
         case .file: false
-        case .hlsFolder(let folder): folder.live
+        case .hlsFolder(let folder): folder.inPlace
         case .network: true
         }
     }

@@ -11,15 +11,19 @@ import Darwin
 /// A VOD stream is written into a hidden folder beside them (`.NAME.m3u8.avpipe-PID-XXXXXX`) and
 /// moved into place when complete, segments first and the playlist last, so a reader never sees a
 /// playlist naming a segment that is not there, and a failed run leaves nothing (a killed one
-/// leaves the hidden folder, which the next output made in that folder removes). A live stream is
-/// written in place from the start: the muxer writes each segment and playlist under a temporary
-/// name and renames it, and a stopped run leaves a playlist that ends with its last segment.
+/// leaves the hidden folder, which the next output made in that folder removes). A live stream (a
+/// window) and a growing one (a recording, `HLSOptions.growing`) are written in place from the
+/// start: the muxer writes each segment and playlist under a temporary name and renames it, so a
+/// stopped or killed run leaves a playlist that ends with its last finished segment.
 final class HLSFolder {
     let playlistPath: String
     let folder: String
     /// The playlist's name without `.m3u8`: every segment name starts with it.
     let stem: String
+    /// A live stream: a window of the last segments, the older ones deleted.
     let live: Bool
+    /// A recording: every segment kept and listed as it is finished.
+    let growing: Bool
     private let overwrite: Bool
     /// Whether the stream's folder was made for it (and goes if the stream fails).
     private let madeFolder: Bool
@@ -27,7 +31,7 @@ final class HLSFolder {
     let writingFolder: String
     private var committed = false
 
-    init(playlistPath: String, live: Bool, overwrite: Bool) throws(AVPipelineError) {
+    init(playlistPath: String, live: Bool, growing: Bool = false, overwrite: Bool) throws(AVPipelineError) {
         let name = playlistPath.split(separator: "/").last.map(String.init) ?? playlistPath
         // '..' is harmless in the folder (`../out/index.m3u8`), and the segments' names, made of
         // the playlist's name, hold no '/' to climb with.
@@ -53,6 +57,7 @@ final class HLSFolder {
         self.folder = folder
         self.stem = stem
         self.live = live
+        self.growing = growing
         self.overwrite = overwrite
         // The stream's folder is made when only its last level is missing (`hls in.mp4 --out
         // site/index.m3u8` in a fresh folder), and removed again if the stream fails.
@@ -72,7 +77,7 @@ final class HLSFolder {
         }
         self.madeFolder = madeFolder
         StaleTemporaryFiles.remove(in: folder)
-        if live {
+        if live || growing {
             writingFolder = folder
             return
         }
@@ -87,7 +92,11 @@ final class HLSFolder {
 
     deinit {
         guard !committed else { return }
-        if live {
+        if growing, access(writingPlaylist, F_OK) == 0 {
+            // A recording that failed keeps what it published, as a killed one does.
+            return
+        }
+        if live || growing {
             // A live stream that failed: what it published goes too (a stopped one is committed).
             for name in (try? Self.ownFiles(in: folder, stem: stem)) ?? [] { unlink("\(folder)/\(name)") }
         } else {
@@ -138,9 +147,12 @@ final class HLSFolder {
     /// The fMP4 initialization segment, named relative to the playlist (as the muxer wants it).
     var initName: String { "\(stem)-init.mp4" }
 
+    /// Written in place as it goes (live or growing), not published at the end.
+    var inPlace: Bool { live || growing }
+
     /// Moves a finished VOD stream into place: segments, then the playlist.
     func commit() throws(AVPipelineError) {
-        guard !live else { committed = true; return }
+        guard !inPlace else { committed = true; return }
         let files = try Self.ownFiles(in: writingFolder, stem: stem)
         for file in files.filter({ !$0.hasSuffix(".m3u8") }) + files.filter({ $0.hasSuffix(".m3u8") }) {
             try moveIntoPlace("\(writingFolder)/\(file)", "\(folder)/\(file)", overwrite: overwrite)

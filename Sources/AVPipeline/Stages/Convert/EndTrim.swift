@@ -111,3 +111,36 @@ extension SampleSource where Buffer == VideoFrame {
     /// how a live input, joined mid-stream, is cut.
     public func lasting(_ duration: MediaTime) -> VideoEndTrim<Self> { VideoEndTrim(upstream: self, lasting: duration) }
 }
+
+/// Ends a copied (encoded) stream at `end`: the first packet decoded at or after it, and all after
+/// it, are neither handed out nor pulled. Cut by decode time, as ffmpeg's `-t` cuts a stream copy:
+/// every picture presented before `end` is kept with the pictures it is decoded from.
+public final class PacketEndTrim<Upstream: SampleSource, Codec: CodecKind>: SampleSource where Upstream.Buffer == EncodedPacket<Codec> {
+    /// The packets, unchanged.
+    public typealias Buffer = EncodedPacket<Codec>
+    public var outputFormat: Codec.Format { upstream.outputFormat }
+    private let upstream: Upstream
+    private let end: MediaTime
+    private var ended = false
+
+    init(upstream: Upstream, end: MediaTime) {
+        self.upstream = upstream
+        self.end = end
+    }
+
+    public func next() async throws -> EncodedPacket<Codec>? {
+        guard !ended, let packet = try await upstream.next() else { return nil }
+        if let time = packet.decodeTime ?? packet.presentationTime, time >= end {
+            ended = true
+            return nil
+        }
+        return packet
+    }
+}
+
+extension SampleSource {
+    /// These packets up to `end` (those decoded before it): a stream copy cut to a length.
+    public func ending<Codec: CodecKind>(at end: MediaTime) -> PacketEndTrim<Self, Codec> where Buffer == EncodedPacket<Codec> {
+        PacketEndTrim(upstream: self, end: end)
+    }
+}

@@ -196,6 +196,12 @@ public final class Demuxer: Sendable {
         }
     }
 
+    /// Why a live RTMP input ended, once it has: its server said so, or kept the connection open
+    /// with nothing on it for the network timeout (how nginx-rtmp leaves a player when the
+    /// publisher stops). The end of a live stream is its normal end: its tracks end, as a file's
+    /// do. A connection lost mid-stream is an error (`.notReadable`). nil while it runs.
+    public var liveEnd: String? { shared?.liveEnd }
+
     /// Where the demuxer is in its life: opened, running, completed, failed or cancelled.
     public var status: Status { statusCell.status }
 

@@ -99,6 +99,9 @@ final class SharedInput: @unchecked Sendable {
         }
     }
 
+    /// Why a live input ended, once it has (`InputContext.liveEnd`).
+    var liveEnd: String? { state.withLock { _ in context.liveEnd } }
+
     /// Whether reading has hit the end of the input.
     var reachedEndOfFile: Bool { state.withLock { s in s.ended || context.reachedEndOfFile } }
 

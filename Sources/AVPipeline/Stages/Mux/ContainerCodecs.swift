@@ -34,7 +34,7 @@ extension Container {
         case .flv: "FLV has no place for it"
         case .hls where hls.segments == .mpegts: "HLS's TS segments have no place for it (fMP4 segments, --fmp4, keep it)"
         // Written into a VOD stream's init segment when the hls muxer drops it (see Muxer).
-        case .hls: avp_hls_keeps_display_matrix() != 0 || !hls.live ? nil
+        case .hls: avp_hls_keeps_display_matrix() != 0 || !hls.inPlace ? nil
                    : "this FFmpeg's hls muxer does not pass it on to fMP4 segments, and a live stream's are published as written (FFmpeg 7 keeps it)"
         }
     }

@@ -17,6 +17,15 @@ public struct HLSOptions: Sendable {
     public var live: Bool
     /// How many segments a live playlist keeps (1…10000).
     public var window: Int
+    /// A recording (not `live`): written in place as it goes, the playlist (`EVENT`) listing every
+    /// segment as soon as it is finished, each version written whole under a temporary name and
+    /// renamed, so a run killed outright leaves a playable stream up to its last segment. Set by
+    /// the `Muxer` when its inputs are live or paced (`Muxer.Options.liveInput`, `realtime`);
+    /// otherwise a VOD stream is published whole when complete.
+    public var growing = false
+
+    /// Written in the output's folder as it goes (`live` or `growing`), not published at the end.
+    var inPlace: Bool { live || growing }
 
     /// 6 s MPEG-TS segments, VOD, unless told otherwise (a live window of 5).
     public init(segmentDuration: MediaTime = .seconds(6), segments: Segments = .mpegts, live: Bool = false, window: Int = 5) {
@@ -65,6 +74,12 @@ public struct HLSOptions: Sendable {
         if live {
             options["hls_list_size"] = "\(window)"
             flags += upload ? ["delete_segments"] : ["delete_segments", "temp_file"]
+        } else if growing && !upload {
+            // temp_file: each segment is written as NAME.tmp and renamed when whole; an EVENT
+            // playlist is always written so (hlsenc's use_temp_file), the finished ones all kept.
+            options["hls_list_size"] = "0"
+            options["hls_playlist_type"] = "event"
+            flags.append("temp_file")
         } else {
             options["hls_list_size"] = "0"
             options["hls_playlist_type"] = "vod"

@@ -59,13 +59,19 @@ public final class Muxer {
         /// How a network output (`rtmp://`, `srt://`, `http://…/NAME.m3u8`) is connected,
         /// reconnected and copied locally.
         public var network: NetworkOptions
+        /// The inputs are live (a network stream, a capture device), so what is written cannot be
+        /// made again: an input that fails part-way (a connection lost) leaves the output
+        /// completed up to there and in place, and the error is still thrown; and an HLS output
+        /// is written in place as it goes (see `HLSOptions.growing`). `realtime` implies the latter.
+        public var liveInput: Bool
 
         /// Options with each field as documented; the defaults write a faststart file of the container its name says.
         public init(container: Container? = nil, faststart: Bool = true, fragmented: Bool = false,
                     fragmentDuration: MediaTime = .seconds(1), overwrite: Bool = false, realtime: Bool = false,
                     metadata: [String: String] = [:], keepsTrackMetadata: Bool = true, coverArt: CoverArt? = nil,
                     chapters: [Chapter] = [], timelineOrigin: MediaTime? = nil, hls: HLSOptions = .init(),
-                    network: NetworkOptions = .init()) {
+                    network: NetworkOptions = .init(), liveInput: Bool = false) {
+            self.liveInput = liveInput
             self.hls = hls
             self.network = network
             self.coverArt = coverArt
@@ -79,6 +85,14 @@ public final class Muxer {
             self.fragmented = fragmented
             self.fragmentDuration = fragmentDuration
             self.overwrite = overwrite
+        }
+
+        /// `hls` as the output is written: an HLS stream of live or paced inputs that keeps no
+        /// window is a recording, written in place as it goes (`HLSOptions.growing`).
+        public var hlsAsWritten: HLSOptions {
+            var hls = hls
+            if liveInput || realtime, !hls.live { hls.growing = true }
+            return hls
         }
     }
 
@@ -117,6 +131,8 @@ public final class Muxer {
         guard options.fragmentDuration.value > 0 else {
             throw AVPipelineError.invalidOption(name: "fragment duration", value: "\(options.fragmentDuration)", reason: "must be positive")
         }
+        var options = options
+        options.hls = options.hlsAsWritten
         self.path = path
         self.options = options
         self.container = container
@@ -239,7 +255,7 @@ public final class Muxer {
         let copy = try copyTarget.map { copy throws in
             try MuxWriter(path: copy.destination.writingPath, finalPath: options.network.localCopy!, container: copy.container,
                           tracks: tracks, metadata: options.metadata, chapters: chapters, coverArt: nil, startShift: startShift,
-                          muxerOptions: fileOptions(copy.container, copy.destination, fragmented: true))
+                          muxerOptions: localCopyOptions(copy.container, copy.destination))
         }
         let writer = try MuxWriter(path: target.writingPath, finalPath: path, stream: target.isStreamOutput, container: container,
                                    tracks: tracks, metadata: options.metadata, chapters: chapters, coverArt: storesCoverArt ? options.coverArt : nil,
@@ -269,6 +285,15 @@ public final class Muxer {
                               certificates: options.network.certificates, interrupt: interrupt)
             try target.commit()
             throw AVPipelineError.cancelled
+        } catch let error as AVPipelineError where options.liveInput && error.category == .input && writer.payloadBytes > 0 {
+            // A live input cut off (its connection lost): what came before cannot be had again, so
+            // it is kept, completed, and the run still fails.
+            try completeCopy()
+            if let push { try push.finishStream() } else { try writer.finish() }
+            try target.verify(payloadBytes: writer.payloadBytes, live: options.hls.live, timeout: options.network.timeout,
+                              certificates: options.network.certificates, interrupt: interrupt)
+            try target.commit()
+            throw Self.keeping(error, in: target.network == nil ? path : options.network.localCopy)
         }
         try completeCopy()
         if let failure = push?.failure { throw failure }
@@ -279,6 +304,17 @@ public final class Muxer {
         try tagGapless(writer)
         try target.commit()
         return writer.summary(path: path, highWaterMark: queue.highWaterMark)
+    }
+
+    /// `error` of an input cut off, saying where what came before it is kept (`file`, when local).
+    private static func keeping(_ error: AVPipelineError, in file: String?) -> AVPipelineError {
+        guard let file else { return error }
+        let kept = "; what came before is kept in '\(file)'"
+        switch error {
+        case .notReadable(let path, let reason): return .notReadable(path: path, reason: reason + kept)
+        case .invalidData(let path, let position, let reason): return .invalidData(path: path, position: position, reason: reason + kept)
+        default: return error
+        }
     }
 
     /// Writes the earliest waiting packet and refills from that input, until every input ends.
@@ -362,7 +398,7 @@ public final class Muxer {
     /// them written in. A live stream's is read as soon as it is written, so it goes without
     /// (`CopyPlan` names the loss).
     private func keepDisplayMatricesInInitSegment() throws(AVPipelineError) {
-        guard case .hlsFolder(let folder) = target, !folder.live, options.hls.segments == .fmp4,
+        guard case .hlsFolder(let folder) = target, !folder.inPlace, options.hls.segments == .fmp4,
               avp_hls_keeps_display_matrix() == 0 else { return }
         for (index, track) in tracks.enumerated() {
             if let matrix = track.displayMatrix {
@@ -403,6 +439,18 @@ public final class Muxer {
     }
 
     private var fileOptions: [String: String] { fileOptions(container, target, fragmented: options.fragmented) }
+
+    /// The muxer's options for the local copy (`NetworkOptions.localCopy`): fragmented, and for
+    /// MP4/MOV with the `moov` written with the first fragment (`delay_moov`), when every track's
+    /// first time is known. Written before any packet (`empty_moov`), it cannot say that a track
+    /// starts later than the first packet written (an AAC track starting 57 ms after the video,
+    /// whose B-frame delay the muxer shifts every time by): the mov muxer puts that track's first
+    /// packet at 0 ("starts with a nonzero dts … while the moov already has been written").
+    private func localCopyOptions(_ container: Container, _ target: Destination) -> [String: String] {
+        var options = fileOptions(container, target, fragmented: true)
+        if container.isISOBMFF, let flags = options["movflags"] { options["movflags"] = flags + "+delay_moov" }
+        return options
+    }
 
     /// The muxer's options for `container` written to `target` (`fragmented`: in self-contained
     /// pieces that survive the process being killed).

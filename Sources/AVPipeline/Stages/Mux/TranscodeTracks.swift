@@ -12,10 +12,11 @@ public struct TranscodeTracks {
 
 extension Muxer {
     /// Adds the tracks `plan` takes from `demuxer`, each encoded or copied as it says, cut to its
-    /// part (seeking `demuxer` exactly to the part's start: pictures and samples before it are
-    /// decoded but not encoded), then its subtitles (copied or converted; cut to the part too). The
-    /// video encoder writes its set-up where this container wants it, and keeps a keyframe at every
-    /// HLS segment start. (The plan's attachments go in `Options.attachments`.)
+    /// part (a copied track at packets, by decode time; seeking `demuxer` exactly to the part's
+    /// start: pictures and samples before it are decoded but not encoded), then its subtitles
+    /// (copied or converted; cut to the part too). The video encoder writes its set-up where this
+    /// container wants it, and keeps a keyframe at every HLS segment start. (The plan's attachments
+    /// go in `Options.attachments`.)
     @discardableResult
     public func addTracks(of demuxer: Demuxer, transcoding plan: TranscodePlan, label: String? = nil) throws -> TranscodeTracks {
         let label = label ?? demuxer.info.path
@@ -33,7 +34,8 @@ extension Muxer {
                 encoderInput = encoder.encoderInputFormat
                 try addVideo(encoder, label: label)
             } else {
-                try addVideo(DemuxedVideoTrack(demuxer: demuxer, track: try demuxer.described(track)), label: label)
+                let packets = try DemuxedVideoTrack(demuxer: demuxer, track: try demuxer.described(track))
+                if let end { try addVideo(packets.ending(at: end), label: label) } else { try addVideo(packets, label: label) }
             }
         }
         for (track, work) in plan.audio {
@@ -57,7 +59,7 @@ extension Muxer {
                 try addAudio(AudioEncoder(upstream: try cut(), encoder: name, bitrate: bitRate, globalHeader: wantsGlobalHeader),
                              label: label, trackMetadata: tags)
             case .copy, .none:
-                try addAudio(packets, label: label)
+                if let end { try addAudio(packets.ending(at: end), label: label) } else { try addAudio(packets, label: label) }
             }
         }
         for track in plan.copied.tracks where track.kind == .subtitle {

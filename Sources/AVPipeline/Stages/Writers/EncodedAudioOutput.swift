@@ -73,7 +73,8 @@ public struct EncodedAudioOutput: Sendable {
         // but the last (Matroska and TS are such a series by nature).
         let fragmented = !(recording.faststart && container.isGapless)
         return try await mux(stream, options: .init(container: container, fragmented: fragmented, fragmentDuration: recording.fragment,
-                                                    overwrite: overwrite, realtime: realtime, hls: hls, network: network), progress: progress)
+                                                    overwrite: overwrite, realtime: realtime, hls: hls, network: network, liveInput: true),
+                             progress: progress)
     }
 
     private func mux<Upstream: SampleSource>(_ stream: Upstream, options: Muxer.Options,
