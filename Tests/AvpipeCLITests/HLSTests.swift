@@ -13,6 +13,17 @@ import TestSupport
                              videoArguments: ["-g", "50", "-keyint_min", "50", "-sc_threshold", "0"])
     }
 
+    /// Waits (polling, at most `polls` × 50 ms) until `playlist` lists `count` segments while
+    /// `process` runs; returns how many it lists.
+    static func waitUntilListed(_ playlist: String, count: Int, by process: RunningProcess, polls: Int = 600) -> Int {
+        var listed = 0
+        for _ in 0..<polls where listed < count && process.isRunning {
+            usleep(50_000)
+            listed = (try? playlistEntries(playlist).count) ?? 0
+        }
+        return listed
+    }
+
     static func playlistEntries(_ path: String) throws -> [(duration: Double, uri: String)] {
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
         return lines.indices.compactMap { index in
@@ -135,11 +146,7 @@ import TestSupport
         let playlist = folder.file("live/l.m3u8")
         let running = try RunningProcess(Locations.avpipe, ["hls", input, "--out", playlist, "--live", "--realtime",
                                                             "--segment", "1", "--window", "3"], environment: [:])
-        var listed = 0
-        for _ in 0..<400 where listed < 3 && running.isRunning {
-            usleep(50_000)
-            listed = (try? Self.playlistEntries(playlist).count) ?? 0
-        }
+        let listed = Self.waitUntilListed(playlist, count: 3, by: running, polls: 400)
         try #require(listed >= 3 && running.isRunning, "the stream never got under way")
         kill(running.identifier, SIGINT)
         let result = try #require(running.finish(within: 30), "still running 30 s after SIGINT")
@@ -324,11 +331,7 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: folder.file("site"), withIntermediateDirectories: false)
         let playlist = folder.file("site/r.m3u8")
         let running = try RunningProcess(Locations.avpipe, ["hls", input, "--out", playlist, "--realtime", "--segment", "2"], environment: [:])
-        var listed = 0
-        for _ in 0..<600 where listed < 2 && running.isRunning {
-            usleep(50_000)
-            listed = (try? Self.playlistEntries(playlist).count) ?? 0
-        }
+        let listed = Self.waitUntilListed(playlist, count: 2, by: running)
         try #require(listed >= 2 && running.isRunning, "the stream never got under way")
         kill(running.identifier, SIGKILL)
         _ = running.finish(within: 5)

@@ -242,11 +242,7 @@ import TestSupport
         let playlist = stage.folder.file("live/index.m3u8")
         let recorder = try RunningProcess(Locations.avpipe, ["record", "--screen", "--no-audio", "--out", playlist, "--segment", "1"],
                                           environment: stage.display.environment)
-        var listed = 0
-        for _ in 0..<600 where listed < 2 && recorder.isRunning {
-            usleep(50_000)
-            listed = (try? HLSTests.playlistEntries(playlist).count) ?? 0
-        }
+        let listed = HLSTests.waitUntilListed(playlist, count: 2, by: recorder)
         try #require(listed >= 2 && recorder.isRunning, "the recording never got under way")
         kill(recorder.identifier, SIGKILL)
         _ = recorder.finish(within: 5)
