@@ -1,9 +1,5 @@
 internal import CFFmpeg
 
-/// The libavformat half of the Muxer: one output context with one stream per track. It writes
-/// packets in the order it is given (the Muxer has already interleaved them), so it uses
-/// `av_write_frame` — libavformat's own interleaving queue would hold packets back (up to
-/// `max_interleave_delta`) when one track ends early.
 /// Where the earliest track starts, before 0 (see `Muxer.startNonNegative`): every track is written
 /// that much later.
 struct StartShift {
@@ -13,6 +9,10 @@ struct StartShift {
     let start: MediaTime
 }
 
+/// The libavformat half of the Muxer: one output context with one stream per track. It writes
+/// packets in the order it is given (the Muxer has already interleaved them), so it uses
+/// `av_write_frame` — libavformat's own interleaving queue would hold packets back (up to
+/// `max_interleave_delta`) when one track ends early.
 final class MuxWriter {
     /// The open output; replaced when a network output reconnects (`reconnect()`).
     private var context: OutputContext
