@@ -58,10 +58,16 @@ import TestSupport
         return types
     }
 
-    /// ffmpeg decodes the whole file without an error: it is complete.
-    static func decodesCleanly(_ path: String) throws -> Bool {
-        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-xerror", "-i", path, "-f", "null", "-"])
-        return result.status == 0 && result.stderrText.isEmpty
+    /// What ffprobe reports decoding every frame of the file: nothing when it is complete and
+    /// sound (ffprobe, not ffmpeg: ffmpeg's null output complains about the capture's variable
+    /// frame times, which are the recording's own).
+    static func decodingErrors(_ path: String) throws -> String {
+        let result = try Subprocess.run("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", path])
+        let counts = result.stdoutText.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard result.status == 0, !counts.isEmpty, counts.allSatisfy({ $0 > 0 }) else {
+            return "exit \(result.status), frames \(result.stdoutText): \(result.stderrText)"
+        }
+        return result.stderrText
     }
 
     /// Runs `body` with the sound server's variables in the process's environment (SDL reads them
@@ -104,14 +110,18 @@ import TestSupport
         #expect(probe.int("width", stream: video) == 640 && probe.int("height", stream: video) == 360)
         let duration = try #require(probe.duration)
         #expect(duration > 1 && duration < 30, "\(duration) s")
-        #expect(try Self.decodesCleanly(output))
+        let errors = try Self.decodingErrors(output)
+        #expect(errors.isEmpty, "\(errors)")
 
         let command = folder.file("command.mp4")
         let result = try Subprocess.run(Locations.avpipe, ["record", "--screen", display.display, "--duration", "2", "--out", command],
                                         environment: display.environment.merging(sound.environment) { $1 })
         #expect(result.status == 0, "\(result.stderrText)")
-        #expect(try Self.layout(output) == Self.layout(command))
-        #expect(try Self.topLevelBoxes(output) == Self.topLevelBoxes(command))
+        let layout = try Self.layout(output), commandLayout = try Self.layout(command)
+        #expect(layout.contains { $0.hasPrefix("video h264 ") && $0.contains("yuv420p") } && layout == commandLayout, "\(layout)")
+        // Written in fragments, as the command writes it: a killed run keeps all but the last.
+        let boxes = try Self.topLevelBoxes(output), commandBoxes = try Self.topLevelBoxes(command)
+        #expect(boxes.isSuperset(of: ["ftyp", "moov", "moof", "mdat"]) && boxes == commandBoxes, "\(boxes)")
     }
 
     /// Pictures alone, ended by the duration option: `run` returns, the Matroska file holds one
@@ -128,7 +138,8 @@ import TestSupport
         #expect(probe.streams.count == 1 && probe.string("codec_name") == "h264" && probe.string("pix_fmt") == "yuv420p")
         let duration = try #require(probe.duration)
         #expect(duration > 0.5 && duration < 10, "\(duration) s")
-        #expect(try Self.decodesCleanly(output))
+        let errors = try Self.decodingErrors(output)
+        #expect(errors.isEmpty, "\(errors)")
 
         let command = folder.file("command.mkv")
         let result = try Subprocess.run(Locations.avpipe, ["record", "--screen", display.display, "--no-audio", "--duration", "1.5", "--out", command],
@@ -137,7 +148,8 @@ import TestSupport
         #expect(try Self.layout(output) == Self.layout(command))
     }
 
-    /// The microphone alone, stopped from code: a complete fragmented M4A of AAC, as `avpipe record` writes one.
+    /// The microphone alone, stopped from code: a complete M4A of AAC (recorded in fragments, made
+    /// whole at the end), as `avpipe record` writes one.
     @Test func aMicrophoneRecordingStoppedFromCodeIsACompleteM4A() async throws {
         let sound = try PulseAudioServer.started(toneSource: 440)
         let folder = TemporaryDirectory()
@@ -155,13 +167,16 @@ import TestSupport
         #expect(probe.streams.count == 1 && probe.string("codec_name") == "aac")
         let duration = try #require(probe.duration)
         #expect(duration > 1 && duration < 30, "\(duration) s")
-        #expect(try Self.decodesCleanly(output))
+        let errors = try Self.decodingErrors(output)
+        #expect(errors.isEmpty, "\(errors)")
 
         let command = folder.file("command.m4a")
         let result = try Subprocess.run(Locations.avpipe, ["record", "--duration", "2", "--out", command], environment: sound.environment)
         #expect(result.status == 0, "\(result.stderrText)")
-        #expect(try Self.layout(output) == Self.layout(command))
-        #expect(try Self.topLevelBoxes(output) == Self.topLevelBoxes(command))
+        let layout = try Self.layout(output), commandLayout = try Self.layout(command)
+        #expect(layout.contains { $0.hasPrefix("audio aac ") } && layout == commandLayout, "\(layout)")
+        let boxes = try Self.topLevelBoxes(output), commandBoxes = try Self.topLevelBoxes(command)
+        #expect(boxes.isSuperset(of: ["ftyp", "moov", "mdat"]) && boxes == commandBoxes, "\(boxes)")
     }
 
     /// A stop before `run` opens anything: `run` returns at once and writes nothing.
