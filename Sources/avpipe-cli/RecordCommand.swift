@@ -1,5 +1,6 @@
 import ArgumentParser
 import AVPipeline
+import Synchronization
 
 /// `avpipe record`: live audio from an input device and, with `--screen` or `--camera`, pictures,
 /// encoded as they arrive (a thin layer over `DeviceCapture` and `VideoCapture`). Every output is written under its final name as the audio arrives, so a run
@@ -133,15 +134,20 @@ struct Record: AsyncParsableCommand {
             // ends as interrupted.
             graceful.install { session.stop() }
             let statusLine = RecordStatusLine()
+            // The first status comes once the devices are open: a microphone that fails before
+            // it could not be opened, and the way out is added.
+            let opened = Atomic<Bool>(false)
             do {
                 _ = try await session.run { event in
                     switch event {
-                    case .status(let status): statusLine.show(status)
+                    case .status(let status):
+                        opened.store(true, ordering: .relaxed)
+                        statusLine.show(status)
                     case .notice(let text): printNotice(text)
                     case .warning(let text): printWarning(text)
                     }
                 }
-            } catch AVPipelineError.deviceUnavailable(.audioInput, let reason) {
+            } catch AVPipelineError.deviceUnavailable(.audioInput, let reason) where !opened.load(ordering: .relaxed) {
                 throw AVPipelineError.deviceUnavailable(.audioInput, reason: reason + " (\(hint))")
             }
             statusLine.finish()

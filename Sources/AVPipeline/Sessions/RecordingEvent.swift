@@ -1,4 +1,5 @@
-/// What a running `RecordingSession` tells its caller, in order, from whatever task it runs on.
+/// What a running `RecordingSession` tells its caller, from whatever task it runs on (the status
+/// comes from a task of its own, beside the notices and warnings).
 public enum RecordingEvent: Sendable {
     /// Where the recording stands: sent about four times a second while recording and once at its end.
     case status(RecordingStatus)

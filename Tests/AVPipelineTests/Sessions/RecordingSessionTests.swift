@@ -198,4 +198,12 @@ import TestSupport
         #expect(throws: AVPipelineError.self) { try RecordingSession(output: "x.m4a", options: .init(microphone: nil)) }
         #expect(throws: AVPipelineError.self) { try RecordingSession(output: "x.unknown", options: .init()) }
     }
+
+    /// `RecordingSession`'s doc-comment example, compiled (never run: it records ":0" for 10 s).
+    static func documentationExample() async throws {
+        let session = try RecordingSession(output: "screen.mp4", options: .init(
+            microphone: nil, pictures: .init(device: .screen(display: ":0")), duration: .seconds(10)))
+        let summary = try await session.run { event in print(event) }
+        _ = summary
+    }
 }
