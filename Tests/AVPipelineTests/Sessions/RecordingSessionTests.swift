@@ -125,7 +125,7 @@ import TestSupport
     }
 
     /// Pictures alone, ended by the duration option: `run` returns, the Matroska file holds one
-    /// H.264 4:2:0 track of about that long, as `avpipe record --no-audio` writes it.
+    /// H.264 4:2:0 track no longer than that, as `avpipe record --no-audio` writes it.
     @Test func aDurationStopsAScreenRecordingAsStopDoes() async throws {
         let display = try XvfbServer.started(width: 320, height: 240)
         let folder = TemporaryDirectory()
@@ -137,7 +137,9 @@ import TestSupport
         let probe = try Probe.run(output)
         #expect(probe.streams.count == 1 && probe.string("codec_name") == "h264" && probe.string("pix_fmt") == "yuv420p")
         let duration = try #require(probe.duration)
-        #expect(duration > 0.5 && duration < 10, "\(duration) s")
+        // Pictures carry their capture times, and the capture ends at 1.5 s of them: never much
+        // longer (how much shorter depends on how late a loaded machine grabbed the first ones).
+        #expect(duration > 0 && duration < 2, "\(duration) s")
         let errors = try Self.decodingErrors(output)
         #expect(errors.isEmpty, "\(errors)")
 
