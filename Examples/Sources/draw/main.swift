@@ -28,7 +28,7 @@ final class Tone: SampleSource {
 
     func next() async throws -> PCMBuffer? {
         guard made < 3 * 48_000 else { return nil }
-        let count = min(1024, 3 * 48_000 - made), start = made
+        let count = Swift.min(1024, 3 * 48_000 - made), start = made
         let chunk = try PCMBuffer(format: outputFormat, frameCount: count, presentationTime: MediaTime(value: Int64(start), timeBase: outputFormat.sampleTimeBase))
         try chunk.withUnsafeMutablePlane(0) { plane in
             let samples = plane.bindMemory(to: Float.self)
@@ -40,6 +40,7 @@ final class Tone: SampleSource {
 }
 
 guard CommandLine.arguments.count == 2 else { print("usage: draw OUT.mp4"); exit(2) }
+FFmpegLog.setLevel(.quiet)  // as `avpipe` does: failures arrive as typed errors, not FFmpeg's log
 let muxer = try Muxer(path: CommandLine.arguments[1])
 // The muxer completes the encoder's settings for its container (MP4: the set-up in the header).
 try muxer.addVideo(MovingSquare().encodeVideo(muxer.videoEncoderOptions(.init())))

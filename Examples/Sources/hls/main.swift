@@ -4,6 +4,7 @@ import AVPipeline
 import Foundation
 
 guard CommandLine.arguments.count == 3 else { print("usage: hls IN FOLDER"); exit(2) }
+FFmpegLog.setLevel(.quiet)  // as `avpipe` does: failures arrive as typed errors, not FFmpeg's log
 let demuxer = try Demuxer(path: CommandLine.arguments[1])
 let muxer = try Muxer(path: CommandLine.arguments[2] + "/index.m3u8",
                       options: .init(hls: HLSOptions(segmentDuration: .seconds(2))))

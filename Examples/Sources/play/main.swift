@@ -3,6 +3,7 @@ import AVPipeline
 import Foundation
 
 guard CommandLine.arguments.count == 2 else { print("usage: play IN"); exit(2) }
+FFmpegLog.setLevel(.quiet)  // as `avpipe` does: failures arrive as typed errors, not FFmpeg's log
 let player = try Player(path: CommandLine.arguments[1])
 for notice in player.notices { print("notice: \(notice)") }  // e.g. no display: sound only
 

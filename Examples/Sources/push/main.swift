@@ -6,6 +6,7 @@ import Foundation
 guard CommandLine.arguments.count == 4, let seconds = Int(CommandLine.arguments[3]) else {
     print("usage: push IN URL SECONDS"); exit(2)
 }
+FFmpegLog.setLevel(.quiet)  // as `avpipe` does: failures arrive as typed errors, not FFmpeg's log
 let demuxer = try Demuxer(path: CommandLine.arguments[1])
 // `realtime`: sent at the media's own pace, as a live source would send it, not in one burst.
 let muxer = try Muxer(url: CommandLine.arguments[2], options: .init(realtime: true))

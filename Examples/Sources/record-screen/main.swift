@@ -6,6 +6,7 @@ import Foundation
 guard CommandLine.arguments.count == 3, let seconds = Int64(CommandLine.arguments[1]) else {
     print("usage: record-screen SECONDS OUT"); exit(2)
 }
+FFmpegLog.setLevel(.quiet)  // as `avpipe` does: failures arrive as typed errors, not FFmpeg's log
 // The capture ends by itself after `duration`; `screen.control.stop()`, from any thread, ends it sooner.
 let screen = try VideoCapture(options: .init(device: .screen(), frameRate: Rational(30, 1), duration: .seconds(seconds)))
 let muxer = try Muxer(path: CommandLine.arguments[2], options: .init(fragmented: true, liveInput: true))

@@ -4,6 +4,7 @@ import AVPipeline
 import Foundation
 
 guard CommandLine.arguments.count == 3 else { print("usage: transcode IN OUT"); exit(2) }
+FFmpegLog.setLevel(.quiet)  // as `avpipe` does: failures arrive as typed errors, not FFmpeg's log
 let session = try TranscodeSession(input: CommandLine.arguments[1], output: CommandLine.arguments[2])
 let summary = try await session.run { event in
     switch event {
