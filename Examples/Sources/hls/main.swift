@@ -8,8 +8,8 @@ FFmpegLog.setLevel(.quiet)  // as `avpipe` does: failures arrive as typed errors
 let demuxer = try Demuxer(path: CommandLine.arguments[1])
 let muxer = try Muxer(path: CommandLine.arguments[2] + "/index.m3u8",
                       options: .init(hls: HLSOptions(segmentDuration: .seconds(2))))
-// Only the width is given: the height follows the display aspect (a rotated or anamorphic
-// picture keeps its shape). The muxer adds what HLS asks of the encoder: a keyframe at every
+// Only the width is given: the height follows the display aspect (an anamorphic picture keeps
+// its shape). The muxer adds what HLS asks of the encoder: a keyframe at every
 // segment start, so each segment can be played on its own.
 let encoding = muxer.videoEncoderOptions(VideoEncoderOptions(width: 320))
 try muxer.addVideo(demuxer.videoTrack().decodeVideo().encodeVideo(encoding))
