@@ -31,6 +31,11 @@ import TestSupport
         (try? WiringTests.typecheck("let _ = \(name).self"))?.status != 0
     }
 
+    /// `import AVPipelineDevices` once the devices (SDL's window and sound, X11 screens) are a
+    /// module of their own, as a reader's program that plays or records then imports it.
+    static let deviceImport: String = FileManager.default.fileExists(atPath: Locations.buildProducts + "/Modules/AVPipelineDevices.swiftmodule")
+        ? "import AVPipelineDevices\n" : ""
+
     @Test(arguments: ["Transcoding", "Recording", "Streaming", "Playing"])
     func everySnippetCompiles(article: String) throws {
         let blocks = try Self.swiftBlocks(article)
@@ -40,7 +45,7 @@ import TestSupport
             print("notice: \(article): \(blocks.count - checkable.count) snippets not checked: the module has no \(Self.missingTypes.joined(separator: " or ")) yet")
         }
         guard !checkable.isEmpty else { return }
-        let source = checkable.enumerated().map { "func snippet\($0.offset)() async throws {\n\($0.element)\n}" }.joined(separator: "\n")
+        let source = Self.deviceImport + checkable.enumerated().map { "func snippet\($0.offset)() async throws {\n\($0.element)\n}" }.joined(separator: "\n")
         let result = try WiringTests.typecheck(source)
         #expect(result.status == 0, "\(article): \(result.stderrText)")
     }
