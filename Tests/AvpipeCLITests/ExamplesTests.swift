@@ -129,9 +129,15 @@ import TestSupport
         #expect(probe.streams.count == 1, "no sound: \(probe.streams)")
         #expect(probe.string("codec_name") == "h264" && probe.string("pix_fmt") == "yuv420p", "\(probe.streams)")
         #expect(probe.int("width") == 640 && probe.int("height") == 360)
-        #expect(probe.string("r_frame_rate") == "30/1", "\(probe.streams)")
+        // 30 a second: pictures keep the times they were captured at, so the typical step between
+        // them (the median, which a stall on a loaded machine does not move) is a 30th of a second.
+        let times = try Probe.packets(output, stream: "v:0").compactMap { ($0["pts_time"] as? String).flatMap(Double.init) }.sorted()
+        let steps = zip(times.dropFirst(), times).map { $0 - $1 }.sorted()
+        #expect(!steps.isEmpty && abs(steps[steps.count / 2] - 1.0 / 30) < 0.003, "steps \(steps)")
+        // About 60 pictures; fewer only if a loaded machine made the encoder drop some (counted
+        // and reported, never queued without bound), never more than 2 s at 30 fps hold.
         let pictures = try #require(try Self.pictureCount(output))
-        #expect((54...66).contains(pictures), "\(pictures) pictures in 2 s at 30 fps")
+        #expect((40...66).contains(pictures), "\(pictures) pictures in 2 s at 30 fps")
     }
 
     @Test func playPlaysSeeksStopsAndPrintsItsStatistics() throws {
