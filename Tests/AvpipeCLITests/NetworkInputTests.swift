@@ -126,7 +126,8 @@ import TestSupport
         let started = ContinuousClock.now
         let pulled = try Subprocess.run(Locations.avpipe, ["decode", url, "--video", y4m, "--out", wav, "--duration", "2"], timeout: 30)
         #expect(pulled.status == 0, "\(pulled.stderrText)")
-        #expect(ContinuousClock.now - started < .seconds(8), "a 2 s live pull took \(ContinuousClock.now - started)")
+        // The looping stream never ends: without --duration the pull runs to the 30 s timeout.
+        #expect(ContinuousClock.now - started < .seconds(20), "a 2 s live pull took \(ContinuousClock.now - started)")
         let pictures = try Data(contentsOf: URL(fileURLWithPath: y4m))
         let header = String(decoding: pictures.prefix(40), as: UTF8.self)
         #expect(header.hasPrefix("YUV4MPEG2 W160 H120 F25:1"), "\(header)")
@@ -246,7 +247,8 @@ import TestSupport
         process.waitUntilExit()
         reaped.set(true)
         #expect(process.terminationStatus == 130)
-        #expect(ContinuousClock.now - sent < .seconds(3), "took \(ContinuousClock.now - sent)")
+        // A prompt stop vs the 60 s --timeout (the watchdog kills at 20 s).
+        #expect(ContinuousClock.now - sent < .seconds(10), "took \(ContinuousClock.now - sent)")
         #expect(folder.contents().isEmpty)
     }
 

@@ -107,8 +107,9 @@ import TestSupport
         #expect(process.terminationStatus == 128 + signal)
         let messages = String(decoding: stderr, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("avpipe: notice: ") }
         #expect(messages == ["avpipe: error: interrupted"])
-        // The goal is 0.5 s; the bound is generous because the machine is shared.
-        #expect(latency < .seconds(3), "took \(latency) to stop")
+        // The goal is 0.5 s (scripts/bench's to measure); the bound only tells a stop from a run
+        // to its end or the 30 s watchdog, because suites and sanitizers load the machine.
+        #expect(latency < .seconds(10), "took \(latency) to stop")
         if let kept = job.kept {
             #expect(folder.contents() == (inputs + [kept]).sorted())
             let probe = try Probe.run(folder.file(kept))
@@ -159,7 +160,8 @@ import TestSupport
         print("\(encoding ? "encode" : "probe") blocked on a pipe, signal \(signal): stopped \(latency) after the signal")
         #expect(process.terminationReason == .exit && process.terminationStatus == 128 + signal)
         #expect(String(decoding: stderr, as: UTF8.self) == "avpipe: error: interrupted\n")
-        #expect(latency < .seconds(3), "took \(latency) to stop")
+        // A prompt stop vs a hang; how prompt is not for a loaded machine to judge.
+        #expect(latency < .seconds(10), "took \(latency) to stop")
         #expect(folder.contents() == ["full.wav", "pipe.wav"], "temporary output left behind")
     }
 

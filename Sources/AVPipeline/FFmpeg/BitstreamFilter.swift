@@ -1,9 +1,16 @@
 internal import CFFmpeg
 
 /// Owns one `AVBSFContext` (a bitstream filter such as `h264_mp4toannexb`) and speaks its
-/// send/receive protocol, turning EAGAIN/EOF into control flow like `CodecContext`.
+/// send/receive protocol, turning EAGAIN/EOF into control flow like `CodecContext`. `supply(_:)`
+/// and `next()` are the drain every user of a filter needs: its outputs go into the owners its
+/// inputs came in, so filtering makes no packet owner of its own. One driver (see `SampleSource`).
 final class BitstreamFilter {
     let pointer: UnsafeMutablePointer<AVBSFContext>
+    // Per-packet state, unchecked: one driver.
+    /// The owner of the last packet given to the filter, left blank by it: it receives the next output.
+    @exclusivity(unchecked) private var spare: Packet?
+    /// `supply(nil)` said the input ended: what the filter holds is flushed out.
+    @exclusivity(unchecked) private(set) var inputEnded = false
 
     /// Sets up filter `name` for a stream described by `parameters` with timestamps in `timeBase`.
     init(name: String, parameters: CodecParameters, timeBase: Rational) throws(AVPipelineError) {
@@ -36,6 +43,47 @@ final class BitstreamFilter {
     /// Gives the filter one packet (its reference is taken) or, with `nil`, tells it the input ended.
     func send(_ packet: Packet?) throws(AVPipelineError) {
         try check(av_bsf_send_packet(pointer, packet?.pointer), "av_bsf_send_packet")
+    }
+
+    /// What `next()` gives: a filtered packet, a request for input, or the end of the filtered stream.
+    enum Output { case packet(Packet), needsInput, drained }
+
+    /// The filter's next output, if it has one before it needs more input. The owner is moved in
+    /// and out of `spare` (`take()`), not copied: a copy is a retain and a release. After a failed
+    /// receive the owner is kept, emptied, and the error thrown.
+    func next() throws(AVPipelineError) -> Output {
+        if spare == nil && inputEnded { spare = try Packet() }  // what the flush gives needs an owner
+        guard let owner = spare.take() else { return .needsInput }
+        let result: ReceiveResult
+        do {
+            result = try receive(into: owner)
+        } catch {
+            owner.unref()
+            spare = owner
+            throw error
+        }
+        switch result {
+        case .got:
+            return .packet(owner)
+        case .drained:
+            spare = owner
+            return .drained
+        case .needsInput:
+            spare = owner
+            return inputEnded ? .drained : .needsInput
+        }
+    }
+
+    /// Gives the filter `packet` (its contents move in; the blank owner receives a later output)
+    /// or, with `nil`, tells it the input ended.
+    func supply(_ packet: Packet?) throws(AVPipelineError) {
+        guard let packet else {
+            inputEnded = true
+            try send(nil)
+            return
+        }
+        try send(packet)
+        spare = packet
     }
 
     func receive(into packet: Packet) throws(AVPipelineError) -> ReceiveResult {

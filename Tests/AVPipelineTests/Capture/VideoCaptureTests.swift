@@ -66,7 +66,9 @@ import TestSupport
         while try await capture.next() != nil { rest += 1 }
         let statistics = capture.control.statistics
         // The queue's 4, and one the device was reading when the capture stopped.
-        #expect(rest <= 5 && statistics.dropped > 20, "\(statistics), \(rest) left after stop")
+        // ~48 captured over the 1.6 s at an idle 30 fps, but a loaded machine captures fewer:
+        // that some were dropped is the claim, not how many.
+        #expect(rest <= 5 && statistics.dropped > 4, "\(statistics), \(rest) left after stop")
         #expect(statistics.captured == statistics.delivered + statistics.dropped, "\(statistics)")
         let gaps = zip(times.dropFirst(), times.dropFirst(2)).map { $1 - $0 }
         #expect(gaps.allSatisfy { $0 > 0.15 }, "taken pictures keep their capture times: \(gaps)")

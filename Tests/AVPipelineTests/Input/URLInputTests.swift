@@ -85,6 +85,7 @@ import TestSupport
             guard case AVPipelineError.notReadable(let path, let reason) = $0 else { return false }
             return path == listener.url("m.mp4") && reason.hasPrefix("timed out")
         }
-        #expect(ContinuousClock.now - started < .seconds(4))
+        // 1 s asked for, against the 10 s default: load only adds, so the bound is wide.
+        #expect(ContinuousClock.now - started < .seconds(8))
     }
 }

@@ -15,10 +15,6 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
     private let filter: BitstreamFilter?
     private let packetType = EncodedVideoPacket<C>.self  // its metadata, looked up once
     // Per-packet state, unchecked: one driver (see `SampleSource`).
-    /// The owner of the last packet given to the filter, left blank by it: it receives the next
-    /// output, so filtering makes no packet owner of its own.
-    @exclusivity(unchecked) private var shell: Packet?
-    @exclusivity(unchecked) private var upstreamEnded = false
     /// A seek mark waiting for the filter's next output.
     @exclusivity(unchecked) private var pendingMark: SeekMark?
 
@@ -79,33 +75,21 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
         packetType.init(packet: pulled.packet, format: sharedFormat, seekMark: pulled.mark)
     }
 
-    /// Takes the filter's next output, if it has one before it needs more input. The owner is moved
-    /// in and out of `shell` (`take()`), not copied: a copy is a retain and a release.
+    /// Takes the filter's next output, if it has one before it needs more input (the filter moves
+    /// the packet owners; see `BitstreamFilter.next()`).
     private func step(_ filter: BitstreamFilter) throws(AVPipelineError) -> AnnexBStep {
-        if shell == nil && upstreamEnded { shell = try Packet() }  // what the flush gives needs an owner
-        guard let owner = shell.take() else { return .needsInput }
-        switch try filter.receive(into: owner) {
-        case .got:
-            return .output(PulledPacket(packet: owner, mark: pendingMark.take()))
-        case .drained:
-            shell = owner
-            return .output(nil)
-        case .needsInput:
-            shell = owner
-            return upstreamEnded ? .output(nil) : .needsInput
+        switch try filter.next() {
+        case .packet(let owner): return .output(PulledPacket(packet: owner, mark: pendingMark.take()))
+        case .drained: return .output(nil)
+        case .needsInput: return .needsInput
         }
     }
 
     /// Gives the filter the upstream's next packet, or tells it the input ended (`nil`).
     private func supply(_ input: consuming PulledPacket?, to filter: BitstreamFilter) throws(AVPipelineError) {
-        guard let input else {
-            upstreamEnded = true
-            try filter.send(nil)
-            return
-        }
+        guard let input else { return try filter.supply(nil) }
         if let mark = input.mark { pendingMark = mark }
-        try filter.send(input.packet)
-        shell = input.packet
+        try filter.supply(input.packet)
     }
 }
 

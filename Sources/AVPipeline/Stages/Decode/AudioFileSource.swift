@@ -59,10 +59,10 @@ public final class AudioFileSource: SampleSource {
         // Opus track in Matroska starts where its pre-skip ends.
         let origin = demuxer.presentationStart(ofAudio: try demuxer.audioTrackInfo(options.track))
             ?? MediaTime(value: 0, timeBase: Rational(1, 1))
-        let from = options.start.map { origin + $0 } ?? origin
-        if let start = options.start, start.value > 0 { try demuxer.seek(to: from, mode: .exact) }
+        let part = TimelinePart(origin: origin, start: options.start, duration: options.duration)
+        try demuxer.seek(toStartOf: part)
         if let length = options.duration {
-            source = decoder.ending(after: length, from: from)
+            source = decoder.ending(after: length, from: part.from)
         } else {
             source = decoder
         }

@@ -26,3 +26,32 @@ extension Demuxer {
         return Int64(head[10]) | Int64(head[11]) << 8
     }
 }
+
+/// The part of a file a job reads, on the file's own timeline (which may not start at 0: an
+/// MPEG-TS starts seconds in), as ffmpeg's `-ss`/`-t` count it: `start` and `duration` are counted
+/// from `origin`, the instant the job calls the file's start (`Demuxer.presentationStart(ofAudio:)`,
+/// `MediaInfo.startTime`). Every job that starts or stops inside a file takes its instants here.
+struct TimelinePart {
+    /// The part's first instant on the file's timeline: `origin + start`, or `origin`.
+    let from: MediaTime
+    /// Where the part ends on the file's timeline; nil: at the file's end.
+    let end: MediaTime?
+    /// The part starts after the file's start, so reading it begins with an exact seek to `from`.
+    let seeks: Bool
+
+    /// The part from `start` (nil: the beginning) for `duration` (nil: to the end) after `origin`.
+    init(origin: MediaTime, start: MediaTime?, duration: MediaTime?) {
+        let from = start.map { origin + $0 } ?? origin
+        self.from = from
+        end = duration.map { from + $0 }
+        seeks = start.map { $0.value > 0 } ?? false
+    }
+}
+
+extension Demuxer {
+    /// Moves the read position to the start of `part`: an exact seek when it starts inside the
+    /// file (pictures and samples before it are decoded but not delivered), nothing otherwise.
+    func seek(toStartOf part: TimelinePart) throws {
+        if part.seeks { try seek(to: part.from, mode: .exact) }
+    }
+}

@@ -43,9 +43,6 @@ final class MuxTrack {
     @exclusivity(unchecked) private var filter: BitstreamFilter?
     /// A packet ready to go out before anything else is pulled.
     @exclusivity(unchecked) private var lookahead: Packet?
-    /// The owner of the last packet given to the filter, left blank by it: it receives the next
-    /// output, so filtering makes no packet owner of its own.
-    @exclusivity(unchecked) private var spare: Packet?
     @exclusivity(unchecked) private var upstreamEnded = false
     /// The first packet `aac_adtstoasc` rejected (each is left out): an error at the
     /// end, unless the input turns out whole up to junk at its end, where FFmpeg read it from (as
@@ -163,7 +160,7 @@ final class MuxTrack {
 
     /// The next packet from what this track holds, or `.needsInput` when it must pull first.
     /// `filter` is this track's (passed in, read once per pull). Packets are moved in and out of
-    /// `lookahead` and `spare` (`take()`), not copied: a copy is a retain and a release.
+    /// `lookahead` and the filter (`take()`), not copied: a copy is a retain and a release.
     private func step(_ filter: BitstreamFilter?) throws(AVPipelineError) -> Step {
         if let waiting = lookahead.take() { return .output(waiting) }
         if let rawTiming {
@@ -171,27 +168,18 @@ final class MuxTrack {
             return upstreamEnded ? .output(nil) : .needsInput
         }
         guard let filter else { return upstreamEnded ? .output(nil) : .needsInput }
-        if spare == nil && upstreamEnded { spare = try Packet() }  // what the flush gives needs an owner
-        guard let shell = spare.take() else { return .needsInput }
-        let result: BitstreamFilter.ReceiveResult
+        let result: BitstreamFilter.Output
         do {
-            result = try filter.receive(into: shell)
+            result = try filter.next()  // the packet owners move through the filter
         } catch {
             if case .outOfMemory = error { throw error }
             rejectedPacket = rejectedPacket ?? .invalidData(path: label, position: nil, reason: "not a valid ADTS frame (aac_adtstoasc: \(error))")
-            shell.unref()
-            spare = shell
             return upstreamEnded ? try ended() : .needsInput
         }
         switch result {
-        case .got:
-            return .output(shell)
-        case .drained:
-            spare = shell
-            return try ended()
-        case .needsInput:
-            spare = shell
-            return upstreamEnded ? try ended() : .needsInput
+        case .packet(let filtered): return .output(filtered)
+        case .drained: return try ended()
+        case .needsInput: return .needsInput
         }
     }
 
@@ -205,7 +193,7 @@ final class MuxTrack {
     private func supply(_ packet: Packet?, filter: BitstreamFilter?) throws {
         guard let packet else {
             upstreamEnded = true
-            if let rawTiming { rawTiming.finish() } else if let filter { try filter.send(nil) }
+            if let rawTiming { rawTiming.finish() } else if let filter { try filter.supply(nil) }
             return
         }
         if let rawTiming {
@@ -213,12 +201,11 @@ final class MuxTrack {
         } else if let filter {
             let pts = packet.pointer.pointee.pts  // read first: a sent packet's contents move into the filter
             do {
-                try filter.send(packet)
+                try filter.supply(packet)
             } catch {
                 throw AVPipelineError.invalidData(path: label, position: MediaTime(ffmpeg: pts, timeBase: inputTimeBase),
                                                   reason: "not a valid ADTS frame (aac_adtstoasc: \(error))")
             }
-            spare = packet
         } else {
             lookahead = packet
         }
