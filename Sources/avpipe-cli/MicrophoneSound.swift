@@ -1,4 +1,5 @@
 import AVPipeline
+import AVPipelineDevices
 
 /// Where a recording's microphone sound goes: a WAV or AAC writer, or a muxer's audio track.
 protocol MicrophoneSoundSink {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AVPipeline
+import AVPipelineDevices
 
 /// `avpipe record`: live audio from an input device and, with `--screen` or `--camera`, pictures,
 /// encoded as they arrive (a thin layer over `DeviceCapture` and `VideoCapture`). Every output is written under its final name as the audio arrives, so a run

@@ -1,43 +1,7 @@
+import AVPipeline
 internal import CSDL2
 internal import CSDL2Loader
 import Synchronization
-
-/// The audio output devices of the system.
-public enum AudioOutputDevices {
-    /// Names of the output devices (for `AudioRendererOptions.device`); throws `deviceUnavailable`
-    /// (`.audioOutput`) when no audio driver can start.
-    public static func names() throws -> [String] { try SDLAudio.outputDeviceNames() }
-}
-
-/// SDL2's audio subsystem, initialised while at least one user needs it.
-enum SDLAudio {
-    /// Starts the subsystem for an output or an input `device` (the kind a failure names).
-    static func acquire(for device: DeviceKind = .audioOutput) throws(AVPipelineError) {
-        do {
-            try SDLSubsystems.acquire(avp_sdl_init_audio(), for: device) {
-                SDL_SetHint("SDL_AUDIO_DEVICE_APP_NAME", "avpipe")
-                avp_silence_alsa()
-            }
-        } catch {
-            guard avp_sdl_available() != 0 else { throw error }
-            throw .deviceUnavailable(device, reason: "no audio driver could start (\(lastError)); start a sound server such as PulseAudio or PipeWire")
-        }
-    }
-
-    static func release() { SDLSubsystems.release(avp_sdl_init_audio()) }
-
-    static var lastError: String { SDLSubsystems.lastError }
-
-    /// Names of the output devices the current audio driver offers.
-    static func outputDeviceNames() throws(AVPipelineError) -> [String] {
-        try acquire()
-        defer { release() }
-        let count = SDL_GetNumAudioDevices(0)
-        return (0..<max(count, 0)).compactMap { index in SDL_GetAudioDeviceName(index, 0).map { String(cString: $0) } }
-    }
-
-    static var driverName: String? { SDL_GetCurrentAudioDriver().map { String(cString: $0) } }
-}
 
 /// An output device opened through SDL2 with a pull callback. It asks for the source's rate and
 /// channels in 32-bit float and accepts whatever rate, channel count and sample format the device
@@ -45,7 +9,7 @@ enum SDLAudio {
 ///
 /// `@unchecked Sendable`: `id`, `format` and `bufferFrames` are immutable; SDL's device calls are
 /// thread-safe; `closed` is atomic; the feed slot is written once before the device first runs.
-final class SDLAudioOutput: AudioOutput, @unchecked Sendable {
+final class SDLAudioOutput: AudioOutputDevice, @unchecked Sendable {
     let format: AudioFormat
     let bufferFrames: Int
     private let id: SDL_AudioDeviceID
@@ -78,14 +42,7 @@ final class SDLAudioOutput: AudioOutput, @unchecked Sendable {
             }
         }
         desired.userdata = Unmanaged.passUnretained(slot).toOpaque()
-        let anyChange = avp_sdl_allow_frequency_change() | avp_sdl_allow_channels_change() | avp_sdl_allow_format_change()
-        var (id, obtained) = Self.open(deviceName, desired, allowed: anyChange)
-        if id != 0, SampleFormat(sdl: obtained.format) == nil {
-            // A format we do not produce (big-endian, 8-bit signed…): let SDL convert from float.
-            SDL_CloseAudioDevice(id)
-            (id, obtained) = Self.open(deviceName, desired, allowed: avp_sdl_allow_frequency_change() | avp_sdl_allow_channels_change())
-        }
-        guard id != 0, let sampleFormat = SampleFormat(sdl: obtained.format) else {
+        guard case let (id, obtained, sampleFormat)? = SDLAudio.open(deviceName, capture: false, desired) else {
             let reason = SDLAudio.lastError
             let driver = SDLAudio.driverName.map { " (audio driver: \($0))" } ?? ""
             SDLAudio.release()
@@ -115,13 +72,6 @@ final class SDLAudioOutput: AudioOutput, @unchecked Sendable {
         SDL_CloseAudioDevice(id)
     }
 
-    private static func open(_ name: String?, _ desired: SDL_AudioSpec, allowed: Int32) -> (SDL_AudioDeviceID, SDL_AudioSpec) {
-        var desired = desired
-        var obtained = SDL_AudioSpec()
-        let id = SDL_OpenAudioDevice(name, 0, &desired, &obtained, allowed)
-        return (id, obtained)
-    }
-
     /// About 20 ms per callback, as a power of two (1024 frames at 44.1/48 kHz; ffplay takes twice
     /// that). The clock counts two callbacks as the device's latency, as ffplay does; measured on a
     /// PulseAudio null sink, that reads ~8 ms behind the sound with 1024 frames and ~22 ms with
@@ -130,18 +80,5 @@ final class SDLAudioOutput: AudioOutput, @unchecked Sendable {
         var frames = 512
         while frames * 50 < rate && frames < 8192 { frames *= 2 }
         return UInt16(frames)
-    }
-}
-
-extension SampleFormat {
-    /// The interleaved sample format for an SDL audio format in native byte order, if we produce it.
-    init?(sdl format: SDL_AudioFormat) {
-        switch format {
-        case avp_sdl_audio_u8(): self = .u8
-        case avp_sdl_audio_s16sys(): self = .s16
-        case avp_sdl_audio_s32sys(): self = .s32
-        case avp_sdl_audio_f32sys(): self = .flt
-        default: return nil
-        }
     }
 }

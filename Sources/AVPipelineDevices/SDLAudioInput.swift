@@ -1,3 +1,4 @@
+import AVPipeline
 internal import CSDL2
 internal import CSDL2Loader
 import Synchronization
@@ -6,11 +7,7 @@ import Synchronization
 public enum AudioInputDevices {
     /// Names of the input devices, as `DeviceCapture.Options.device` takes them; throws
     /// `deviceUnavailable` (`.audioInput`) when no audio driver can start.
-    public static func names() throws -> [String] {
-        try SDLAudio.acquire(for: .audioInput)
-        defer { SDLAudio.release() }
-        return SDLAudioInput.deviceNames()
-    }
+    public static func names() throws -> [String] { try SDLAudio.deviceNames(capture: true) }
 }
 
 /// An input device opened through SDL2's capture API (PulseAudio/PipeWire/ALSA on Linux, CoreAudio
@@ -20,7 +17,7 @@ public enum AudioInputDevices {
 /// thread-safe; `closed` is atomic; the ring slot is written once while the device is still paused
 /// (SDL calls no callback of a paused device, and unpausing takes the device lock the audio thread
 /// takes too, which orders that write before every read).
-final class SDLAudioInput: AudioInput, @unchecked Sendable {
+final class SDLAudioInput: AudioInputDevice, @unchecked Sendable {
     let format: AudioFormat
     let name: String
     private let id: SDL_AudioDeviceID
@@ -36,7 +33,7 @@ final class SDLAudioInput: AudioInput, @unchecked Sendable {
     /// device grants instead.
     init(deviceName: String?, sampleRate: Int?, channelCount: Int?) throws(AVPipelineError) {
         try SDLAudio.acquire(for: .audioInput)
-        let names = Self.deviceNames()
+        let names = SDLAudio.currentDeviceNames(capture: true)
         if let deviceName, !names.contains(deviceName) {
             SDLAudio.release()
             throw .deviceUnavailable(.audioInput, reason: "no input device is named '\(deviceName)'; the devices are: "
@@ -60,15 +57,7 @@ final class SDLAudioInput: AudioInput, @unchecked Sendable {
             }
         }
         desired.userdata = Unmanaged.passUnretained(slot).toOpaque()
-        var obtained = SDL_AudioSpec()
-        let anyChange = avp_sdl_allow_frequency_change() | avp_sdl_allow_channels_change() | avp_sdl_allow_format_change()
-        var id = SDL_OpenAudioDevice(deviceName, 1, &desired, &obtained, anyChange)
-        if id != 0, SampleFormat(sdl: obtained.format) == nil {
-            // A format we do not take (big-endian, 8-bit signed…): let SDL convert to float.
-            SDL_CloseAudioDevice(id)
-            id = SDL_OpenAudioDevice(deviceName, 1, &desired, &obtained, avp_sdl_allow_frequency_change() | avp_sdl_allow_channels_change())
-        }
-        guard id != 0, let sampleFormat = SampleFormat(sdl: obtained.format), obtained.freq > 0, obtained.channels > 0 else {
+        guard case let (id, obtained, sampleFormat)? = SDLAudio.open(deviceName, capture: true, desired), obtained.freq > 0, obtained.channels > 0 else {
             let reason = SDLAudio.lastError
             SDLAudio.release()
             throw .deviceUnavailable(.audioInput, reason: "\(deviceName.map { "'\($0)'" } ?? "the default input") cannot be opened (audio driver: \(SDLAudio.driverName ?? "none")): \(reason)")
@@ -94,11 +83,6 @@ final class SDLAudioInput: AudioInput, @unchecked Sendable {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // Returns once the device thread has stopped: no callback runs after it.
         SDL_CloseAudioDevice(id)
-    }
-
-    static func deviceNames() -> [String] {
-        let count = SDL_GetNumAudioDevices(1)
-        return (0..<max(count, 0)).compactMap { index in SDL_GetAudioDeviceName(index, 1).map { String(cString: $0) } }
     }
 
     /// The rate and channel count the device works at (its default one's when `name` is nil and
