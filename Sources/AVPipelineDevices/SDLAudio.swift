@@ -1,6 +1,7 @@
 import AVPipeline
 internal import CSDL2
 internal import CSDL2Loader
+import Synchronization
 
 /// The audio output devices of the system (SDL2's).
 public enum AudioOutputDevices {
@@ -49,14 +50,20 @@ enum SDLAudio {
     /// Opens the input (`capture`) or output device `name` (nil: the default) as `desired` asks,
     /// taking whatever rate, channel count and format it grants; where that format is one we do
     /// not take (big-endian, 8-bit signed…), opens it again with SDL converting to or from
-    /// `desired`'s. Nil when it cannot be opened (see `lastError`).
-    static func open(_ name: String?, capture: Bool, _ desired: SDL_AudioSpec) -> (SDL_AudioDeviceID, SDL_AudioSpec, SampleFormat)? {
+    /// `desired`'s. The device comes paused, with its format and the frames of one callback; nil
+    /// when it cannot be opened (see `lastError`). The caller has acquired the subsystem; the
+    /// device, once opened, releases it when it goes.
+    static func open(_ name: String?, capture: Bool, _ desired: SDL_AudioSpec) -> (device: SDLAudioDevice, format: AudioFormat, bufferFrames: Int)? {
         let rateAndChannels = avp_sdl_allow_frequency_change() | avp_sdl_allow_channels_change()
         for allowed in [rateAndChannels | avp_sdl_allow_format_change(), rateAndChannels] {
             var (desired, obtained) = (desired, SDL_AudioSpec())
             let id = SDL_OpenAudioDevice(name, capture ? 1 : 0, &desired, &obtained, allowed)
             guard id != 0 else { return nil }
-            if let format = sampleFormat(of: obtained.format) { return (id, obtained, format) }
+            if let sampleFormat = sampleFormat(of: obtained.format), obtained.freq > 0, obtained.channels > 0 {
+                let format = AudioFormat(sampleFormat: sampleFormat, sampleRate: Int(obtained.freq),
+                                         channelLayout: .default(channelCount: Int(obtained.channels)))
+                return (SDLAudioDevice(id: id), format, Int(obtained.samples))
+            }
             SDL_CloseAudioDevice(id)
         }
         return nil
@@ -71,5 +78,48 @@ enum SDLAudio {
         case avp_sdl_audio_f32sys(): .flt
         default: nil
         }
+    }
+}
+
+/// An open SDL2 audio device, input or output: run or held from any thread (SDL's device calls are
+/// thread-safe), closed once, and the audio subsystem released when it goes.
+final class SDLAudioDevice: Sendable {
+    private let id: SDL_AudioDeviceID
+    private let closed = Atomic(false)
+
+    fileprivate init(id: SDL_AudioDeviceID) { self.id = id }
+
+    deinit {
+        close()
+        SDLAudio.release()
+    }
+
+    /// Holds or runs the device (SDL calls no callback of a held one); nothing once closed.
+    func setPaused(_ paused: Bool) {
+        guard !closed.load(ordering: .acquiring) else { return }
+        SDL_PauseAudioDevice(id, paused ? 1 : 0)
+    }
+
+    /// Stops the device for good; idempotent. SDL returns once the device thread has stopped (an
+    /// output's last buffers played): no callback runs after it.
+    func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        SDL_CloseAudioDevice(id)
+    }
+}
+
+/// What an SDL audio callback reads (an output's feed, an input's ring), passed to it as its
+/// userdata. Written once while the device is held: SDL calls no callback of a held device, and
+/// running it takes the device lock the audio thread takes too, which orders that write before
+/// every read (hence `@unchecked Sendable`).
+final class SDLCallbackSlot<Target: AnyObject>: @unchecked Sendable {
+    nonisolated(unsafe) var target: Target?
+
+    /// The userdata to open the device with (the slot must outlive the device).
+    var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// In the callback: the target of the slot `userdata` points to, without retaining it.
+    static func target(of userdata: UnsafeMutableRawPointer) -> Target? {
+        Unmanaged<SDLCallbackSlot>.fromOpaque(userdata)._withUnsafeGuaranteedRef { $0.target }
     }
 }

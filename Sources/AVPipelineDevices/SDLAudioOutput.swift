@@ -1,31 +1,19 @@
 import AVPipeline
 internal import CSDL2
 internal import CSDL2Loader
-import Synchronization
 
 /// An output device opened through SDL2 with a pull callback. It asks for the source's rate and
 /// channels in 32-bit float and accepts whatever rate, channel count and sample format the device
 /// grants instead (the renderer converts to it).
-///
-/// `@unchecked Sendable`: `id`, `format` and `bufferFrames` are immutable; SDL's device calls are
-/// thread-safe; `closed` is atomic; the feed slot is written once before the device first runs.
-final class SDLAudioOutput: AudioOutputDevice, @unchecked Sendable {
+final class SDLAudioOutput: AudioOutputDevice, Sendable {
     let format: AudioFormat
     let bufferFrames: Int
-    private let id: SDL_AudioDeviceID
-    private let slot: FeedSlot
-    private let closed = Atomic(false)
-
-    /// Holds the feed the callback reads. Written once (in `attach`) while the device is paused —
-    /// SDL does not call the callback of a paused device, and unpausing takes the device lock the
-    /// audio thread takes too, which orders that write before every read.
-    private final class FeedSlot: @unchecked Sendable {
-        nonisolated(unsafe) var feed: RenderFeed?
-    }
+    private let device: SDLAudioDevice
+    /// The feed the callback reads, set by `attach`.
+    private let slot = SDLCallbackSlot<RenderFeed>()
 
     init(deviceName: String?, preferred: AudioFormat) throws(AVPipelineError) {
         try SDLAudio.acquire()
-        slot = FeedSlot()
         var desired = SDL_AudioSpec()
         desired.freq = Int32(preferred.sampleRate)
         desired.channels = UInt8(clamping: preferred.channelCount)
@@ -33,44 +21,30 @@ final class SDLAudioOutput: AudioOutputDevice, @unchecked Sendable {
         desired.samples = Self.callbackFrames(forRate: preferred.sampleRate)
         desired.callback = { userdata, stream, length in
             guard let userdata, let stream else { return }
-            Unmanaged<FeedSlot>.fromOpaque(userdata)._withUnsafeGuaranteedRef { slot in
-                if let feed = slot.feed {
-                    feed.render(into: stream, count: Int(length))
-                } else {
-                    stream.initialize(repeating: 0, count: Int(length))
-                }
+            if let feed = SDLCallbackSlot<RenderFeed>.target(of: userdata) {
+                feed.render(into: stream, count: Int(length))
+            } else {
+                stream.initialize(repeating: 0, count: Int(length))
             }
         }
-        desired.userdata = Unmanaged.passUnretained(slot).toOpaque()
-        guard case let (id, obtained, sampleFormat)? = SDLAudio.open(deviceName, capture: false, desired) else {
+        desired.userdata = slot.userdata
+        guard let opened = SDLAudio.open(deviceName, capture: false, desired) else {
             let reason = SDLAudio.lastError
             let driver = SDLAudio.driverName.map { " (audio driver: \($0))" } ?? ""
             SDLAudio.release()
             throw .deviceUnavailable(.audioOutput, reason: "\(deviceName.map { "'\($0)'" } ?? "the default device") cannot be opened\(driver): \(reason)")
         }
-        self.id = id
-        bufferFrames = Int(obtained.samples)
-        format = AudioFormat(sampleFormat: sampleFormat, sampleRate: Int(obtained.freq),
-                             channelLayout: .default(channelCount: Int(obtained.channels)))
+        (device, format, bufferFrames) = opened
     }
 
-    deinit {
-        close()
-        SDLAudio.release()
-    }
+    // Closed before the slot the callback reads can go.
+    deinit { device.close() }
 
-    func attach(_ feed: RenderFeed) { slot.feed = feed }
+    func attach(_ feed: RenderFeed) { slot.target = feed }
 
-    func setPaused(_ paused: Bool) {
-        guard !closed.load(ordering: .acquiring) else { return }
-        SDL_PauseAudioDevice(id, paused ? 1 : 0)
-    }
+    func setPaused(_ paused: Bool) { device.setPaused(paused) }
 
-    func close() {
-        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        // SDL waits for the device thread to stop (and for its last buffers to play) before returning.
-        SDL_CloseAudioDevice(id)
-    }
+    func close() { device.close() }
 
     /// About 20 ms per callback, as a power of two (1024 frames at 44.1/48 kHz; ffplay takes twice
     /// that). The clock counts two callbacks as the device's latency, as ffplay does; measured on a
