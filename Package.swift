@@ -24,6 +24,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "AVPipeline", targets: ["AVPipeline"]),
+        // The devices (SDL2 window and audio, X11/V4L2 capture) behind the core's device protocols.
+        .library(name: "AVPipelineDevices", targets: ["AVPipelineDevices"]),
         .executable(name: "avpipe", targets: ["avpipe-cli"]),
     ],
     dependencies: [
@@ -41,7 +43,7 @@ let package = Package(
                 .brew(["ffmpeg"]),
             ]
         ),
-        // The audio device layer (AudioRenderer): the same SDL2 ffplay uses. Headers only, found as
+        // The device layer of AVPipelineDevices (window, audio out and in): the same SDL2 ffplay uses. Headers only, found as
         // <SDL2/SDL.h>; CSDL2Loader loads the library on first use, so only `play` pays for it.
         .systemLibrary(
             name: "CSDL2",
@@ -52,9 +54,16 @@ let package = Package(
         .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg"]),
         .target(
             name: "AVPipeline",
-            dependencies: ["CFFmpeg", "CFFmpegLoader", "CSDL2", "CSDL2Loader"],
+            dependencies: ["CFFmpeg", "CFFmpegLoader"],
             swiftSettings: strict,
             linkerSettings: ffmpegLinks
+        ),
+        // The concrete devices, apart so that a transcoding service links no window system: SDL2
+        // (window, audio output and input) and the X11/V4L2 capture descriptions.
+        .target(
+            name: "AVPipelineDevices",
+            dependencies: ["AVPipeline", "CFFmpeg", "CSDL2", "CSDL2Loader"],
+            swiftSettings: strict
         ),
         .target(name: "CStopSignals"),
         .target(name: "CAllocatorTuning"),
@@ -62,6 +71,7 @@ let package = Package(
             name: "avpipe-cli",
             dependencies: [
                 "AVPipeline",
+                "AVPipelineDevices",
                 "CStopSignals",
                 "CAllocatorTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -84,6 +94,11 @@ let package = Package(
         .testTarget(
             name: "AVPipelineTests",
             dependencies: ["AVPipeline", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AVPipelineDevicesTests",
+            dependencies: ["AVPipelineDevices", "AVPipeline", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

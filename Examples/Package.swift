@@ -5,6 +5,8 @@ import PackageDescription
 // does one job the `avpipe` command line does, in at most 40 lines. Copy one to start a program.
 // Build them all with `swift build --package-path Examples` from the repository's root.
 let library: Target.Dependency = .product(name: "AVPipeline", package: "avpipe")
+// SDL's window and sound, X11's screen: the devices, a product of their own.
+let devices: Target.Dependency = .product(name: "AVPipelineDevices", package: "avpipe")
 
 let package = Package(
     name: "Examples",
@@ -16,9 +18,9 @@ let package = Package(
     targets: [
         .executableTarget(name: "draw", dependencies: [library]),
         .executableTarget(name: "hls", dependencies: [library]),
-        .executableTarget(name: "record-screen", dependencies: [library]),
+        .executableTarget(name: "record-screen", dependencies: [library, devices]),
         .executableTarget(name: "push", dependencies: [library]),
-        .executableTarget(name: "play", dependencies: [library]),
+        .executableTarget(name: "play", dependencies: [library, devices]),
         // Last: it uses TranscodeSession, which the library gains with the sessions of issue 39.
         .executableTarget(name: "transcode", dependencies: [library]),
     ],

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AVPipeline
+import AVPipelineDevices
 
 /// `avpipe play`: shows the picture in a window and plays the sound, in sync (a thin layer over
 /// `Player`).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AVPipeline
+import AVPipelineDevices
 import Synchronization
 
 /// `avpipe record`: live audio from an input device and, with `--screen` or `--camera`, pictures,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AVPipeline
+import AVPipelineDevices
 
 /// `record`'s picture sources: a screen (whole, or a region of it) or a camera. The encoder's
 /// settings are `VideoEncodingArguments`, whose `--fps` is here the rate asked of the device.

@@ -1,5 +1,6 @@
 // play IN — plays 2 s of IN, jumps to 5 s, plays 1 s more, stops, and prints what it showed.
 import AVPipeline
+import AVPipelineDevices
 import Foundation
 
 guard CommandLine.arguments.count == 2 else { print("usage: play IN"); exit(2) }

@@ -1,6 +1,7 @@
 // record-screen SECONDS OUT — the screen of $DISPLAY for SECONDS, no sound, as H.264 (4:2:0, 30
 // pictures a second) in an MP4 written in fragments, so a killed run keeps what it recorded.
 import AVPipeline
+import AVPipelineDevices
 import Foundation
 
 guard CommandLine.arguments.count == 3, let seconds = Int64(CommandLine.arguments[1]) else {

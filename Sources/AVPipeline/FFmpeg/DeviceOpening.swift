@@ -4,16 +4,27 @@ internal import CFFmpegLoader
 /// How one capture device is opened through libavdevice: which demuxer (`x11grab`, `v4l2`), the
 /// name it takes (a display, a device node) and its options (frame rate, size). Devices are
 /// demuxers, so a device is read as a file is, through `InputContext`.
-struct DeviceOpening: Sendable {
-    let kind: DeviceKind
+public struct DeviceOpening: Sendable {
+    /// What kind of device it is (for errors).
+    public let kind: DeviceKind
     /// The libavdevice demuxer.
-    let demuxer: String
+    public let demuxer: String
     /// What the demuxer opens: `:0.0+X,Y` for x11grab, `/dev/videoN` for v4l2.
-    let name: String
+    public let name: String
     /// Demuxer options; one it does not take is an error naming it.
-    let options: [String: String]
+    public let options: [String: String]
     /// The device as errors name it.
-    let label: String
+    public let label: String
+
+    /// The device `name` of kind `kind`, opened by libavdevice's `demuxer` with `options`, named
+    /// `label` in errors.
+    public init(kind: DeviceKind, demuxer: String, name: String, options: [String: String], label: String) {
+        self.kind = kind
+        self.demuxer = demuxer
+        self.name = name
+        self.options = options
+        self.label = label
+    }
 
     /// Opens the device into `context` (allocated by the caller; freed by FFmpeg if this fails).
     func open(_ context: inout UnsafeMutablePointer<AVFormatContext>?) throws(AVPipelineError) -> UnsafeMutablePointer<AVFormatContext> {

@@ -5,10 +5,12 @@ import Darwin
 #endif
 
 /// A thread of its own for work that blocks outside Swift's cooperative pool: a window's event
-/// loop, a capture device's reads (which sleep until the device's next picture).
-enum DetachedThread {
-    /// Runs `body` on a new detached thread.
-    static func spawn(_ body: @escaping @Sendable () -> Void) {
+/// loop, a capture device's reads (which sleep until the device's next picture), the CLI's signal
+/// watch (which sleeps in `read`). The one place the package makes a thread.
+package enum DetachedThread {
+    /// Runs `body` on a new detached thread; false (and `body` never runs) if none could be made.
+    @discardableResult
+    package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         final class Box: @unchecked Sendable {
             let body: @Sendable () -> Void
             init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -20,15 +22,28 @@ enum DetachedThread {
         var thread: pthread_t? = nil
         #endif
         let rc = pthread_create(&thread, nil, { context in
+            #if canImport(Glibc)
             let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+            #else
+            let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
+            #endif
             box.body()
             return nil
         }, context)
-        precondition(rc == 0, "pthread_create failed: \(rc)")
+        guard rc == 0 else {
+            Unmanaged<Box>.fromOpaque(context).release()
+            return false
+        }
         #if canImport(Glibc)
         pthread_detach(thread)
         #else
         pthread_detach(thread!)
         #endif
+        return true
+    }
+
+    /// Runs `body` on a new detached thread; a process that cannot make one stops here.
+    package static func spawn(_ body: @escaping @Sendable () -> Void) {
+        precondition(start(body), "pthread_create failed")
     }
 }

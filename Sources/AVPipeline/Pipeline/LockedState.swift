@@ -14,12 +14,12 @@ import Darwin
 /// The value lives behind a pointer rather than in a stored `var`: the lock already makes access
 /// exclusive, and a class's `var` would add the runtime's exclusivity check to every `withLock`
 /// (~80 instructions, on every packet of a copy job).
-final class LockedState<Value: Sendable>: @unchecked Sendable {
+package final class LockedState<Value: Sendable>: @unchecked Sendable {
     // @unchecked: `value` is only touched between lock and unlock.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let value: UnsafeMutablePointer<Value>
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = .allocate(capacity: 1)
         self.value.initialize(to: value)
         mutex = .allocate(capacity: 1)
@@ -44,7 +44,7 @@ final class LockedState<Value: Sendable>: @unchecked Sendable {
         value.deallocate()
     }
 
-    func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value.pointee)

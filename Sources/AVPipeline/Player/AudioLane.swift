@@ -9,9 +9,8 @@ final class AudioLane {
     private let pump: AudioPump
     private let decoder: Decoder
 
-    init(decoder: Decoder, device: String?, volume: Float) throws {
+    init(decoder: Decoder, output: any AudioOutputDevice, volume: Float) {
         self.decoder = decoder
-        let output = try SDLAudioOutput(deviceName: device, preferred: decoder.outputFormat)
         // 0.2 s of audio, as `AudioRenderer`: enough to ride out a slow picture decode; wake-ups at
         // most 25 ms apart so a seek or a pause is taken up promptly.
         pump = AudioPump(output: output, bufferDuration: 0.2, volume: volume, longestRest: .milliseconds(25))

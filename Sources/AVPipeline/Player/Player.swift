@@ -1,7 +1,10 @@
 /// Plays a media file as ffplay does: the picture in a window, the sound on an audio device, in
 /// sync on the audio clock; pause, seek, volume and stop from any task (or from the window's keys).
+/// The window and the device come from a `PlaybackDevices` (AVPipelineDevices' `SDLDevices`, which
+/// `Player(path:)` there uses).
 ///
 /// ```swift
+/// import AVPipelineDevices
 /// let player = try Player(path: "movie.mp4")
 /// try await player.run()          // returns at the end, or when stopped (q, Esc, closing the window)
 /// ```
@@ -45,19 +48,20 @@ public final class Player: Sendable {
     private struct Lanes {
         var audio: AudioLane?
         var video: VideoLane<VideoDecoder<DemuxedVideoTrack, AnyVideoCodec>>?
-        var window: SDLVideoWindow?
+        var window: (any PictureWindow)?
     }
 
-    /// Opens the file, its decoders, the window and the audio device. Throws when the file cannot
-    /// be played at all: no track to play, or `deviceUnavailable` naming the device that is missing
-    /// for the tracks asked for (the display for a picture alone, the audio output otherwise).
-    public convenience init(path: String, options: PlayerOptions = .init()) throws {
-        try self.init(.path(path), options: options)
+    /// Opens the file, its decoders, and a window and an audio device of `devices`. Throws when
+    /// the file cannot be played at all: no track to play, or `deviceUnavailable` naming the device
+    /// that is missing for the tracks asked for (the display for a picture alone, the audio output
+    /// otherwise). (AVPipelineDevices adds `init(path:options:)` on SDL2's devices.)
+    public convenience init(path: String, options: PlayerOptions = .init(), devices: some PlaybackDevices) throws {
+        try self.init(.path(path), options: options, devices: devices)
     }
 
-    /// Plays a file or a network address (`Demuxer(_:options:)`); a live one from where it is
-    /// when opened (its live edge), without seeking.
-    public init(_ location: InputLocation, options: PlayerOptions = .init()) throws {
+    /// Plays a file or a network address (`Demuxer(_:options:)`) on `devices`; a live one from
+    /// where it is when opened (its live edge), without seeking.
+    public init(_ location: InputLocation, options: PlayerOptions = .init(), devices: some PlaybackDevices) throws {
         let path = location.name
         guard (0...1).contains(options.volume) else {
             throw AVPipelineError.invalidOption(name: "volume", value: "\(options.volume)", reason: "must be between 0 and 1")
@@ -73,10 +77,10 @@ public final class Player: Sendable {
 
         if options.playsVideo, info.hasVideo {
             let decoder = try demuxer.videoTrack(options.videoTrack).decodeVideo()
-            let lane = try VideoLane(pictures: decoder, seekGeneration: { decoder.seekGeneration },
+            let lane = try VideoLane(pictures: decoder, shows: devices.showsWithoutConversion, seekGeneration: { decoder.seekGeneration },
                                      finished: { $0.recordVideo(decoder.statistics) })
             let title = options.windowTitle ?? String(path.split(separator: "/").last ?? Substring(path))
-            switch try Self.unavailable({ try SDLVideoWindow(title: title, format: lane.format, fullscreen: options.fullscreen) }) {
+            switch try Self.unavailable({ try devices.openWindow(title: title, format: lane.format, fullscreen: options.fullscreen) }) {
             case .success(let window): (lanes.window, lanes.video) = (window, lane)
             case .failure(let missing):
                 missingDisplay = missing
@@ -85,8 +89,8 @@ public final class Player: Sendable {
         }
         if options.playsAudio, info.hasAudio {
             let decoder = try demuxer.audioTrack(options.audioTrack).decodeAudio()
-            switch try Self.unavailable({ try AudioLane(decoder: decoder, device: options.audioDevice, volume: options.volume) }) {
-            case .success(let lane): lanes.audio = lane
+            switch try Self.unavailable({ try devices.openAudioOutput(named: options.audioDevice, preferred: decoder.outputFormat) }) {
+            case .success(let output): lanes.audio = AudioLane(decoder: decoder, output: output, volume: options.volume)
             case .failure(let missing) where lanes.video != nil:
                 notices.append("\(missing): showing the picture on the wall clock, without sound")
             case .failure(let missing):

@@ -11,6 +11,8 @@ import Synchronization
 /// dropped from a bounded queue and counted, never queued without bound.
 ///
 /// ```swift
+/// import AVPipelineDevices  // the screen (X11) and SDL's microphone
+///
 /// let session = try RecordingSession(output: "screen.mp4", options: .init(
 ///     microphone: nil, pictures: .init(device: .screen(display: ":0")), duration: .seconds(10)))
 /// let summary = try await session.run { event in print(event) }
@@ -25,6 +27,8 @@ public final class RecordingSession: Sendable {
     public let options: Options
     /// The container written, from `options.container` or the output's name.
     public let container: Container
+    /// Where the microphone is opened (AVPipelineDevices' `SDLDevices` by default there).
+    let devices: (any CaptureDevices)?
 
     /// Whether a stop was asked, and how to stop the devices once they are open.
     private struct State {
@@ -34,9 +38,11 @@ public final class RecordingSession: Sendable {
     }
     private let state = Mutex(State())
 
-    /// A recording to `output`; nothing is opened until `run`. Throws when there is nothing to
-    /// record or the container cannot hold what is recorded.
-    public init(output: String, options: Options) throws {
+    /// A recording to `output`; nothing is opened until `run`. `devices` opens the microphone
+    /// (unused when `options.microphone` is nil); `import AVPipelineDevices` for an initializer
+    /// that takes SDL's. Throws when there is nothing to record, the container cannot hold what is
+    /// recorded, or a microphone is asked for without devices to open it.
+    public init(output: String, options: Options, devices: (any CaptureDevices)?) throws {
         guard let container = options.container ?? Container(path: output) else {
             let name = Container.fileExtension(of: output)
             throw AVPipelineError.unsupportedFormat("cannot tell the container from \(name.isEmpty ? "'\(output)' (no extension)" : "extension '.\(name)'")")
@@ -53,12 +59,16 @@ public final class RecordingSession: Sendable {
                 throw AVPipelineError.unsupportedFormat("sound is recorded to .aac, .wav or one of \(Container.extensionsText), not .\(container.rawValue)")
             }
         }
+        if options.microphone != nil, devices == nil {
+            throw AVPipelineError.invalidOption(name: "devices", value: "nil", reason: "a microphone is opened through capture devices (AVPipelineDevices' SDLDevices)")
+        }
         guard options.fragmentDuration.seconds > 0 else {
             throw AVPipelineError.invalidOption(name: "fragmentDuration", value: "\(options.fragmentDuration)", reason: "it must be positive")
         }
         self.output = output
         self.options = options
         self.container = container
+        self.devices = devices
     }
 
     /// The containers a recording with pictures is written to.

@@ -5,7 +5,7 @@ extension RecordingSession {
         let clock = options.microphone != nil ? CaptureClock() : nil
         // The microphone first: with a clock it starts at once, and the pictures wait for it.
         let asked = microphoneOptions(clock: clock)
-        let sound = try asked.map { try DeviceCapture(options: $0) }
+        let sound = try asked.map { try DeviceCapture(options: $0, devices: devices!) }
         var pictureOptions = options.pictures!
         pictureOptions.clock = clock
         if let duration = options.duration { pictureOptions.duration = duration }

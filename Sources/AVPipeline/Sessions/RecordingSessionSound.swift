@@ -2,7 +2,7 @@ extension RecordingSession {
     /// Sound alone: PCM to a WAV, or AAC in the output's container.
     func recordSound(events: (@Sendable (RecordingEvent) -> Void)?) async throws -> RecordingSummary {
         let asked = microphoneOptions(clock: nil)!
-        let capture = try DeviceCapture(options: asked)
+        let capture = try DeviceCapture(options: asked, devices: devices!)
         let control = capture.control
         onStop { control.stop() }
         let rate = capture.outputFormat.sampleRate

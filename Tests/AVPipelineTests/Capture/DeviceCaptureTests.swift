@@ -9,7 +9,7 @@ import TestSupport
 /// seconds). Sample n, counted from the start, is `value(n)`: every delivered sample can be checked
 /// against the time its buffer claims. Blocks pushed before the capture starts the device wait, as
 /// in a device's own buffer.
-final class PushedAudioInput: AudioInput, @unchecked Sendable {
+final class PushedAudioInput: AudioInputDevice, @unchecked Sendable {
     let format = AudioFormat(sampleFormat: .s16, sampleRate: 48_000, channelLayout: .default(channelCount: 1))
     let name = "pushed"
     private struct State {
@@ -193,7 +193,14 @@ final class PushedAudioInput: AudioInput, @unchecked Sendable {
     ])
     func absurdOptionsAreUsageErrors(_ options: DeviceCapture.Options) throws {
         #expect(throws: AVPipelineError.self) { try DeviceCapture(input: PushedAudioInput(), options: options) }
-        #expect(throws: AVPipelineError.self) { try DeviceCapture(options: options) }
+        // Checked before any device is opened: the devices' own error would be another type.
+        #expect(throws: AVPipelineError.self) { try DeviceCapture(options: options, devices: UnopenableCaptureDevices()) }
+    }
+
+    /// Devices whose opening fails with an error that is not `AVPipelineError`.
+    struct UnopenableCaptureDevices: CaptureDevices {
+        struct Opened: Error {}
+        func openAudioInput(named name: String?, sampleRate: Int?, channelCount: Int?) throws -> any AudioInputDevice { throw Opened() }
     }
 
     /// The ring alone: drops whole oldest stretches, keeps positions absolute.

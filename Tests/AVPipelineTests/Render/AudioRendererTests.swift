@@ -6,7 +6,7 @@ import TestSupport
 
 /// A device the test drives by hand: it pulls exactly when the test says so, like a device
 /// callback would, so backpressure and underruns are checked without clocks or sound servers.
-final class ManualAudioOutput: AudioOutput, @unchecked Sendable {
+final class ManualAudioOutput: AudioOutputDevice, @unchecked Sendable {
     // @unchecked: the test thread is the only one that pulls; `paused` is behind a mutex.
     let format: AudioFormat
     let bufferFrames = 256

@@ -9,7 +9,7 @@
 /// Unlike the renderer's lock-free `PCMRingBuffer`, the writer here must move the reader's position
 /// (to drop), so both sides take one short lock; a copy of one callback's audio (a few KiB) is all
 /// that happens inside it.
-final class CaptureRing: Sendable {
+public final class CaptureRing: Sendable {
     /// One stretch of audio lost because the reader was too slow.
     struct Overrun: Sendable, Equatable {
         /// Where the lost audio began, in sample frames since the device started.
@@ -51,7 +51,7 @@ final class CaptureRing: Sendable {
 
     /// Device side: appends whole frames of `source`; drops the oldest unread audio to make room.
     /// Ignored once `end()` was called.
-    func write(_ source: UnsafeRawBufferPointer) {
+    public func write(_ source: UnsafeRawBufferPointer) {
         guard let base = source.baseAddress else { return }
         let frames = source.count / bytesPerFrame
         guard frames > 0 else { return }

@@ -101,22 +101,25 @@ public final class DeviceCapture: SampleSource {
     public let control: Control
 
     private let options: Options
-    private let input: any AudioInput
+    private let input: any AudioInputDevice
     private let ring: CaptureRing
     private let buffers: AudioBufferPool
     private let endFrame: Int64?
     private var started = false
     private var ended = false
 
-    /// Opens the input device (capture starts at the first pull). Throws `deviceUnavailable`
-    /// (`.audioInput`) when no device can be opened.
-    public convenience init(options: Options = Options()) throws {
+    /// Opens `options.device` through `devices` (capture starts at the first pull). Throws
+    /// `deviceUnavailable` (`.audioInput`) when no device can be opened. (AVPipelineDevices adds
+    /// `init(options:)`, which opens an SDL2 input.)
+    public convenience init(options: Options = Options(), devices: some CaptureDevices) throws {
         try Self.validate(options)
-        let input = try SDLAudioInput(deviceName: options.device, sampleRate: options.sampleRate, channelCount: options.channelCount)
+        let input = try devices.openAudioInput(named: options.device, sampleRate: options.sampleRate, channelCount: options.channelCount)
         try self.init(input: input, options: options)
     }
 
-    init(input: any AudioInput, options: Options) throws {
+    /// Captures from `input`, a device already opened (capture starts at the first pull, or at
+    /// once with a `clock`).
+    public init(input: any AudioInputDevice, options: Options = Options()) throws {
         try Self.validate(options)
         self.input = input
         self.options = options

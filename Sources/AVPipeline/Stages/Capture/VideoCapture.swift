@@ -1,7 +1,8 @@
 internal import CFFmpeg
 import Synchronization
 
-/// Live pictures from a screen or a camera (`VideoCaptureDevice`), as fast as the device makes
+/// Live pictures from a screen or a camera (a `VideoCaptureSource`, such as AVPipelineDevices'
+/// `VideoCaptureDevice`), as fast as the device makes
 /// them, on the recording's clock.
 ///
 /// Capture starts when the stage is made (a device left unread would hand over a burst of stale
@@ -22,7 +23,7 @@ public final class VideoCapture: SampleSource {
     /// Which device, how fast, and for how long.
     public struct Options: Sendable {
         /// The screen or camera.
-        public var device: VideoCaptureDevice
+        public var device: any VideoCaptureSource
         /// Pictures per second asked of the device.
         public var frameRate: Rational
         /// The picture size asked of a camera (a screen region has its own size); nil: the device's.
@@ -38,7 +39,7 @@ public final class VideoCapture: SampleSource {
         public var stallTimeout: Double
 
         /// `device` at 30 pictures a second, until stopped, unless told otherwise.
-        public init(device: VideoCaptureDevice, frameRate: Rational = Rational(30, 1), size: (width: Int, height: Int)? = nil,
+        public init(device: any VideoCaptureSource, frameRate: Rational = Rational(30, 1), size: (width: Int, height: Int)? = nil,
                     queueLength: Int? = nil, duration: MediaTime? = nil, clock: CaptureClock? = nil, stallTimeout: Double = 5) {
             self.device = device
             self.frameRate = frameRate
@@ -215,9 +216,6 @@ public final class VideoCapture: SampleSource {
         }
         if let size = options.size, !(1...16384).contains(size.width) || !(1...16384).contains(size.height) {
             throw .invalidOption(name: "video size", value: "\(size.width)x\(size.height)", reason: "each side must be between 1 and 16384 pixels")
-        }
-        if case .screen(_, let region?) = options.device, !(1...16384).contains(region.width) || !(1...16384).contains(region.height) {
-            throw .invalidOption(name: "region", value: "\(region)", reason: "each side must be between 1 and 16384 pixels")
         }
         if let length = options.queueLength, !(1...1024).contains(length) {
             throw .invalidOption(name: "queue length", value: "\(length)", reason: "must be between 1 and 1024 pictures")

@@ -9,7 +9,7 @@
 /// pulled, `writePending()`; between turns it checks what only it knows (stop, cancellation, a
 /// seek). Owned by the task that pumps.
 final class AudioPump {
-    let output: any AudioOutput
+    let output: any AudioOutputDevice
     let feed: RenderFeed
     let control: PlaybackControl
     private let pollInterval: Duration
@@ -19,7 +19,7 @@ final class AudioPump {
     /// Attaches a ring of `bufferDuration` seconds (at least two device callbacks' worth) to
     /// `output`, played at `volume`. The pump wakes about four times per low-watermark period (often
     /// enough to refill in time), and at least every `longestRest`.
-    init(output: any AudioOutput, bufferDuration: Double, volume: Float, longestRest: Duration) {
+    init(output: any AudioOutputDevice, bufferDuration: Double, volume: Float, longestRest: Duration) {
         self.output = output
         let format = output.format
         let capacity = max(Int(bufferDuration * Double(format.sampleRate)), 2 * output.bufferFrames)

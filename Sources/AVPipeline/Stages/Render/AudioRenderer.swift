@@ -15,7 +15,8 @@ public struct AudioRendererOptions: Sendable {
     }
 }
 
-/// Plays PCM on an audio output device (SDL2: PulseAudio/PipeWire/ALSA on Linux, CoreAudio on macOS).
+/// Plays PCM on an audio output device (an `AudioOutputDevice`; AVPipelineDevices' SDL2 one plays
+/// through PulseAudio/PipeWire/ALSA on Linux, CoreAudio on macOS).
 ///
 /// The device pulls: its callback copies from a bounded ring of PCM (silence and an underrun count
 /// when the ring runs dry). `run()` turns an `AudioPump`: it pulls from the pipeline only while the
@@ -36,15 +37,17 @@ public final class AudioRenderer<Upstream: SampleSource> where Upstream.Buffer =
     private let source: Resample<Upstream>
     private let pump: AudioPump
 
-    /// Opens the device (paused; `run()` starts it). Throws `deviceUnavailable` (`.audioOutput`)
-    /// when no device can be opened.
-    public convenience init(upstream: Upstream, options: Options = Options()) throws {
+    /// Opens `options.device` through `devices` (paused; `run()` starts it). Throws
+    /// `deviceUnavailable` (`.audioOutput`) when no device can be opened. (AVPipelineDevices adds
+    /// `init(upstream:options:)`, which opens an SDL2 device.)
+    public convenience init(upstream: Upstream, devices: some PlaybackDevices, options: Options = Options()) throws {
         try Self.validate(options)
-        let output = try SDLAudioOutput(deviceName: options.device, preferred: upstream.outputFormat)
+        let output = try devices.openAudioOutput(named: options.device, preferred: upstream.outputFormat)
         try self.init(upstream: upstream, output: output, options: options)
     }
 
-    init(upstream: Upstream, output: any AudioOutput, options: Options) throws {
+    /// Plays on `output`, a device already opened (paused; `run()` starts it).
+    public init(upstream: Upstream, output: any AudioOutputDevice, options: Options = Options()) throws {
         try Self.validate(options)
         source = try Resample(upstream: upstream, to: output.format)
         pump = AudioPump(output: output, bufferDuration: options.bufferDuration, volume: options.volume,
@@ -82,9 +85,6 @@ public final class AudioRenderer<Upstream: SampleSource> where Upstream.Buffer =
         return control.statistics
     }
 
-    /// The output devices the system offers (names for `Options.device`).
-    public static func outputDevices() throws -> [String] { try AudioOutputDevices.names() }
-
     private static func validate(_ options: Options) throws {
         guard (0...1).contains(options.volume) else {
             throw AVPipelineError.invalidOption(name: "volume", value: "\(options.volume)", reason: "must be between 0 and 1")
@@ -97,10 +97,11 @@ public final class AudioRenderer<Upstream: SampleSource> where Upstream.Buffer =
 }
 
 extension SampleSource where Buffer == PCMBuffer {
-    /// Plays this PCM on the default (or a named) output device; returns when it has been played.
+    /// Plays this PCM on the default (or a named) output device of `devices`; returns when it has
+    /// been played. (AVPipelineDevices adds `play(_:progress:)` on SDL2's devices.)
     @discardableResult
-    public func play(_ options: AudioRenderer<Self>.Options = .init(),
+    public func play(on devices: some PlaybackDevices, _ options: AudioRenderer<Self>.Options = .init(),
                      progress: ((MediaTime) -> Void)? = nil) async throws -> RenderStatistics {
-        try await AudioRenderer(upstream: self, options: options).run(progress: progress)
+        try await AudioRenderer(upstream: self, devices: devices, options: options).run(progress: progress)
     }
 }

@@ -1,17 +1,17 @@
 /// Where a picture goes in a window: as large as fits, with its display proportions (pixel aspect
 /// ratio and rotation applied), centred, the rest black (letterbox or pillarbox). A pure value.
-struct PictureLayout: Equatable, Sendable {
-    struct Box: Equatable, Sendable {
-        var x: Int, y: Int, width: Int, height: Int
+package struct PictureLayout: Equatable, Sendable {
+    package struct Box: Equatable, Sendable {
+        package var x: Int, y: Int, width: Int, height: Int
     }
 
     /// The upright picture's box in the window.
-    let box: Box
+    package let box: Box
     /// The box to draw the stored (unrotated) picture into, so that turning it by `rotation`
     /// about its centre fills `box`: at 90° and 270° its sides are swapped.
-    let drawBox: Box
+    package let drawBox: Box
 
-    init(format: VideoFormat, windowWidth: Int, windowHeight: Int) {
+    package init(format: VideoFormat, windowWidth: Int, windowHeight: Int) {
         let (width, height) = Self.displaySize(of: format)
         // The largest box of the picture's proportions that fits, in whole pixels, centred.
         var boxHeight = windowHeight
@@ -34,13 +34,13 @@ struct PictureLayout: Equatable, Sendable {
     /// Whether the stored picture is drawn unscaled on whole pixels, upright or upside down: then
     /// each window pixel is one picture pixel and no filtering is needed. (At 90° or 270° a box
     /// whose sides differ in parity is turned about a half-pixel centre, so those filter.)
-    func isPixelForPixel(format: VideoFormat) -> Bool {
+    package func isPixelForPixel(format: VideoFormat) -> Bool {
         (format.rotation == 0 || format.rotation == 180) && drawBox.width == format.width && drawBox.height == format.height
     }
 
     /// The picture's size as shown: the stored size stretched by the pixel aspect ratio (in width,
     /// as players do), then turned.
-    static func displaySize(of format: VideoFormat) -> (width: Int, height: Int) {
+    package static func displaySize(of format: VideoFormat) -> (width: Int, height: Int) {
         var width = format.width
         if let sar = format.sampleAspectRatio, sar.numerator > 0, sar.denominator > 0, sar != Rational(1, 1) {
             width = max(1, Int((Double(width) * Double(sar.numerator) / Double(sar.denominator)).rounded()))
@@ -50,7 +50,7 @@ struct PictureLayout: Equatable, Sendable {
 
     /// SDL turns the stored picture after flipping it; the track says to turn, then mirror. Mirroring
     /// after a turn by θ is the same as mirroring first and turning by −θ.
-    static func sdlAngle(rotation: Int, mirrored: Bool) -> Double {
+    package static func sdlAngle(rotation: Int, mirrored: Bool) -> Double {
         Double(mirrored ? (360 - rotation) % 360 : rotation)
     }
 }

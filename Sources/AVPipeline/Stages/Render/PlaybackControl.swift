@@ -9,10 +9,10 @@ public final class PlaybackControl: Sendable {
     }
 
     let feed: RenderFeed
-    private let output: any AudioOutput
+    private let output: any AudioOutputDevice
     private let state = LockedState(State())
 
-    init(feed: RenderFeed, output: any AudioOutput) {
+    init(feed: RenderFeed, output: any AudioOutputDevice) {
         self.feed = feed
         self.output = output
     }

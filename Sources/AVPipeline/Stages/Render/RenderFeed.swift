@@ -16,8 +16,9 @@ public struct RenderStatistics: Sendable, Equatable {
 ///
 /// `@unchecked Sendable`: `ring` is an SPSC ring (see `PCMRingBuffer`); every other mutable field is
 /// an `Atomic`. `format` and the scale function are immutable after `init`.
-final class RenderFeed: @unchecked Sendable {
-    let format: AudioFormat
+public final class RenderFeed: @unchecked Sendable {
+    /// The device's format (what the ring holds).
+    public let format: AudioFormat
     let ring: PCMRingBuffer
     private let silenceByte: UInt8
     private let volumeBits = Atomic<UInt32>(Float(1).bitPattern)
@@ -78,7 +79,7 @@ final class RenderFeed: @unchecked Sendable {
     }
 
     /// Device thread: fills `count` bytes at `destination` with the next PCM, silence where none is.
-    func render(into destination: UnsafeMutableRawPointer, count: Int) {
+    public func render(into destination: UnsafeMutableRawPointer, count: Int) {
         let started = MonotonicTime.nanoseconds()
         let finished = ended.load(ordering: .acquiring)
         let copied = ring.read(into: destination, count: count)

@@ -15,11 +15,12 @@ final class VideoLane<Pictures: SampleSource> where Pictures.Buffer == VideoFram
     private let seekGeneration: () -> Int
     private let finished: (PlaybackSession) -> Void
 
+    /// `shows` says which pixel formats the window takes as they are (others become YUV 4:2:0);
     /// `seekGeneration` says which seek the pictures pulled so far belong to (the decoder's);
     /// `finished` runs when the lane stops (to record the decoder's statistics).
-    init(pictures: Pictures, seekGeneration: @escaping () -> Int = { 0 },
+    init(pictures: Pictures, shows: (PixelFormat) -> Bool, seekGeneration: @escaping () -> Int = { 0 },
          finished: @escaping (PlaybackSession) -> Void = { _ in }) throws {
-        let showable = SDLVideoWindow.textureFormat(for: pictures.outputFormat.pixelFormat) != nil
+        let showable = shows(pictures.outputFormat.pixelFormat)
         source = try pictures.converted(VideoConversion(pixelFormat: showable ? nil : .yuv420p))
         self.seekGeneration = seekGeneration
         self.finished = finished
@@ -55,7 +56,7 @@ final class VideoLane<Pictures: SampleSource> where Pictures.Buffer == VideoFram
 extension VideoLane {
     /// Starts both halves in `group`: decoding (the lane moves into its task) and showing in
     /// `window`. A failure in either stops the session (see `PlaybackSession.guarded`).
-    static func start(_ lane: VideoLane, in group: inout ThrowingTaskGroup<Void, any Error>, window: SDLVideoWindow,
+    static func start(_ lane: VideoLane, in group: inout ThrowingTaskGroup<Void, any Error>, window: any PictureWindow,
                       session: PlaybackSession) {
         let frameDuration = lane.format.frameRate.map { Double($0.denominator) / Double($0.numerator) } ?? 0.04
         let scheduler = PictureScheduler(queue: lane.queue, window: window, session: session, defaultDuration: frameDuration)
@@ -78,7 +79,7 @@ final class QueuedPicture {
 /// The showing half of `VideoLane`: paces pictures by the clock and hands them to the window.
 struct PictureScheduler {
     let queue: BoundedHandoff
-    let window: SDLVideoWindow
+    let window: any PictureWindow
     let session: PlaybackSession
     /// A frame's duration when pictures do not say (from the stream's rate, else 25 fps).
     let defaultDuration: Double

@@ -12,11 +12,11 @@ public struct VideoRendererOptions: Sendable {
     }
 }
 
-/// Shows pictures in an SDL2 window, each at its presentation time on the wall clock (the first at
-/// once): the picture half of `Player`, for any source of `VideoFrame`s.
+/// Shows pictures in a window (a `PictureWindow`, AVPipelineDevices' SDL2 one by default), each at
+/// its presentation time on the wall clock (the first at once): the picture half of `Player`, for any source of `VideoFrame`s.
 ///
 /// The window is resizable and letterboxes the picture, shaped by its pixel aspect ratio and
-/// turned and mirrored as its format says; formats SDL has no texture for are converted to YUV
+/// turned and mirrored as its format says; formats the window cannot show are converted to YUV
 /// 4:2:0 first. It decodes at most a few pictures ahead (the pull bound), drops a picture late by
 /// more than a frame, and counts both. Space pauses, f toggles full screen, q, Esc or closing the
 /// window ends `run()`.
@@ -24,15 +24,16 @@ public final class VideoRenderer<Upstream: SampleSource> where Upstream.Buffer =
     /// The options, spelled `VideoRenderer.Options` at the call site.
     public typealias Options = VideoRendererOptions
 
-    private let window: SDLVideoWindow
+    private let window: any PictureWindow
     private let session: PlaybackSession
     private let lane: LockedState<OwnershipTransfer<VideoLane<Upstream>>?>
 
-    /// Opens the window (black until the first picture). Throws `deviceUnavailable` (`.display`)
-    /// without a display, saying what to do.
-    public init(upstream: Upstream, options: Options = .init()) throws {
-        let lane = try VideoLane(pictures: upstream)
-        window = try SDLVideoWindow(title: options.title, format: lane.format, fullscreen: options.fullscreen)
+    /// Opens a window of `devices` (black until the first picture). Throws `deviceUnavailable`
+    /// (`.display`) without a display, saying what to do. (AVPipelineDevices adds
+    /// `init(upstream:options:)`, which opens an SDL2 window.)
+    public init(upstream: Upstream, devices: some PlaybackDevices, options: Options = .init()) throws {
+        let lane = try VideoLane(pictures: upstream, shows: devices.showsWithoutConversion)
+        window = try devices.openWindow(title: options.title, format: lane.format, fullscreen: options.fullscreen)
         session = PlaybackSession(clock: PlaybackClock(start: 0, audio: nil), hasAudio: false, hasVideo: true)
         self.lane = LockedState(OwnershipTransfer(lane))
     }
@@ -76,9 +77,10 @@ public final class VideoRenderer<Upstream: SampleSource> where Upstream.Buffer =
 }
 
 extension SampleSource where Buffer == VideoFrame {
-    /// Shows these pictures in a window at their times (see `VideoRenderer`); returns at the end.
+    /// Shows these pictures in a window of `devices` at their times (see `VideoRenderer`); returns
+    /// at the end. (AVPipelineDevices adds `show(_:)` on an SDL2 window.)
     @discardableResult
-    public func show(_ options: VideoRendererOptions = .init()) async throws -> PlayerStatistics {
-        try await VideoRenderer(upstream: self, options: options).run()
+    public func show(on devices: some PlaybackDevices, _ options: VideoRendererOptions = .init()) async throws -> PlayerStatistics {
+        try await VideoRenderer(upstream: self, devices: devices, options: options).run()
     }
 }

@@ -1,13 +1,14 @@
+import AVPipeline
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// A source of pictures to capture: an X11 screen (libavdevice's `x11grab`), the whole of it or a
-/// region, or a V4L2 camera. Both open the same way (a device demuxer), so the camera path is the
-/// screen path with another demuxer name.
-public enum VideoCaptureDevice: Sendable, Equatable, CustomStringConvertible {
+/// A source of pictures to capture on Linux: an X11 screen (libavdevice's `x11grab`), the whole of
+/// it or a region, or a V4L2 camera. Both open the same way (a device demuxer, see
+/// `VideoCaptureSource`), so the camera path is the screen path with another demuxer name.
+public enum VideoCaptureDevice: VideoCaptureSource, Equatable {
     /// An X11 display (`:0`, `:1.0`; nil: `$DISPLAY`), whole or the `region` of it.
     case screen(display: String? = nil, region: ScreenRegion? = nil)
     /// A V4L2 camera by its device node (`/dev/video0`).
@@ -28,12 +29,15 @@ public enum VideoCaptureDevice: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// How libavdevice opens it, asking for `frameRate` and, for a camera, `size`.
-    func opening(frameRate: Rational, size: (width: Int, height: Int)?) throws(AVPipelineError) -> DeviceOpening {
+    public func opening(frameRate: Rational, size: (width: Int, height: Int)?) throws -> DeviceOpening {
         var options = ["framerate": "\(frameRate.numerator)/\(frameRate.denominator)"]
         switch self {
         case .screen(let display, let region):
+            if let region, !(1...16384).contains(region.width) || !(1...16384).contains(region.height) {
+                throw AVPipelineError.invalidOption(name: "region", value: "\(region)", reason: "each side must be between 1 and 16384 pixels")
+            }
             guard let display = display ?? Self.environmentDisplay else {
-                throw .deviceUnavailable(.screen, reason: "no display to capture: DISPLAY is not set (name one, e.g. :0)")
+                throw AVPipelineError.deviceUnavailable(.screen, reason: "no display to capture: DISPLAY is not set (name one, e.g. :0)")
             }
             var name = display
             if let region {
@@ -43,8 +47,8 @@ public enum VideoCaptureDevice: Sendable, Equatable, CustomStringConvertible {
             return DeviceOpening(kind: .screen, demuxer: "x11grab", name: name, options: options, label: "display \(display)")
         case .camera(let path):
             if let size { options["video_size"] = "\(size.width)x\(size.height)" }
-            guard access(path, F_OK) == 0 else { throw .deviceUnavailable(.camera, reason: "\(path): no such device") }
-            guard access(path, R_OK) == 0 else { throw .deviceUnavailable(.camera, reason: "\(path): permission denied (is the user in the 'video' group?)") }
+            guard access(path, F_OK) == 0 else { throw AVPipelineError.deviceUnavailable(.camera, reason: "\(path): no such device") }
+            guard access(path, R_OK) == 0 else { throw AVPipelineError.deviceUnavailable(.camera, reason: "\(path): permission denied (is the user in the 'video' group?)") }
             return DeviceOpening(kind: .camera, demuxer: "v4l2", name: path, options: options, label: path)
         }
     }
@@ -75,6 +79,16 @@ public enum VideoCaptureDevice: Sendable, Equatable, CustomStringConvertible {
             names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
         }
         return names
+    }
+}
+
+extension VideoCapture.Options {
+    /// `device` at 30 pictures a second, until stopped, unless told otherwise; spelled for this
+    /// module's devices, so that `VideoCapture.Options(device: .screen())` reads as it did.
+    public init(device: VideoCaptureDevice, frameRate: Rational = Rational(30, 1), size: (width: Int, height: Int)? = nil,
+                queueLength: Int? = nil, duration: MediaTime? = nil, clock: CaptureClock? = nil, stallTimeout: Double = 5) {
+        self.init(device: device as any VideoCaptureSource, frameRate: frameRate, size: size, queueLength: queueLength,
+                  duration: duration, clock: clock, stallTimeout: stallTimeout)
     }
 }
 

@@ -1,4 +1,4 @@
-internal import CFFmpeg
+import AVPipeline
 internal import CSDL2
 internal import CSDL2Loader
 import Dispatch
@@ -8,11 +8,15 @@ import Glibc
 import Darwin
 #endif
 
-/// One resizable SDL2 window that shows pictures, with its own thread.
+/// One resizable SDL2 window that shows pictures, with an event loop of its own.
 ///
 /// SDL's video calls must all come from the thread that opened the window, and its event loop must
-/// keep running while playback waits, so the window lives on a thread of its own: `show` hands it
-/// the next picture and wakes it with an SDL event; it uploads the planes into a streaming texture
+/// keep running while playback waits. On Linux (X11, Wayland) any one thread will do, so the window
+/// lives on a detached thread of its own, blocked in SDL's event wait. macOS's window server takes
+/// windows and events from the main thread only (Cocoa refuses them elsewhere), so there the window
+/// is opened on the main thread and its loop runs there in short turns scheduled on the main queue,
+/// never blocking it: the main actor (where an app's UI and a CLI's top level run) keeps running
+/// between turns. Either way `show` hands the loop the next picture and wakes it with an SDL event; it uploads the planes into a streaming texture
 /// (YUV 4:2:0 planar, NV12/NV21 and packed 4:2:2 directly; the player converts anything else
 /// first), draws it letterboxed, turned and mirrored as the track says, and redraws it when the
 /// window is resized or exposed. Keys and closing the window come out of `inputs`; f toggles full
@@ -20,7 +24,7 @@ import Darwin
 ///
 /// `@unchecked Sendable`: the SDL objects are touched only on the window thread; the mailbox is
 /// locked; `inputs`' continuation is thread-safe.
-final class SDLVideoWindow: @unchecked Sendable {
+final class SDLVideoWindow: PictureWindow, @unchecked Sendable {
     let inputs: AsyncStream<WindowInput>
     /// The video driver in use (x11, wayland, cocoa…).
     let driver: String
@@ -28,18 +32,22 @@ final class SDLVideoWindow: @unchecked Sendable {
     private let mailbox = LockedState(Mailbox())
     private let finished = DispatchSemaphore(value: 0)
     private var joined = false
+    #if os(macOS)
+    private let loop: MainThreadLoop
+    #endif
+
+    /// The SDL texture formats that show pictures without conversion, by FFmpeg's pixel format.
+    private static let textureFormats: [PixelFormat: UInt32] = {
+        var formats: [PixelFormat: UInt32] = [.yuv420p: avp_sdl_pixelformat_iyuv(), .nv12: avp_sdl_pixelformat_nv12()]
+        for (name, format) in [("yuvj420p", avp_sdl_pixelformat_iyuv()), ("nv21", avp_sdl_pixelformat_nv21()),
+                               ("yuyv422", avp_sdl_pixelformat_yuy2()), ("uyvy422", avp_sdl_pixelformat_uyvy())] {
+            if let pixelFormat = PixelFormat(name: name) { formats[pixelFormat] = format }
+        }
+        return formats
+    }()
 
     /// Which SDL texture format shows pictures of `format` without conversion, if any.
-    static func textureFormat(for format: PixelFormat) -> UInt32? {
-        switch format.avValue {
-        case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P: avp_sdl_pixelformat_iyuv()
-        case AV_PIX_FMT_NV12: avp_sdl_pixelformat_nv12()
-        case AV_PIX_FMT_NV21: avp_sdl_pixelformat_nv21()
-        case AV_PIX_FMT_YUYV422: avp_sdl_pixelformat_yuy2()
-        case AV_PIX_FMT_UYVY422: avp_sdl_pixelformat_uyvy()
-        default: nil
-        }
-    }
+    static func textureFormat(for format: PixelFormat) -> UInt32? { textureFormats[format] }
 
     /// Opens the window (shown black until the first picture) at the picture's display size.
     /// Throws `deviceUnavailable` (`.display`) when there is no display or SDL cannot open one.
@@ -57,15 +65,28 @@ final class SDLVideoWindow: @unchecked Sendable {
         let size = PictureLayout.displaySize(of: format)
         let setup = WindowThread.Setup(title: title, width: size.width, height: size.height, fullscreen: fullscreen)
         let (mailbox, continuation, finished) = (self.mailbox, self.continuation, self.finished)
+        #if os(macOS)
+        let loop = MainThreadLoop(finished: finished, inputs: continuation)
+        self.loop = loop
+        loop.onMainThread {
+            let thread = WindowThread(setup: setup, mailbox: mailbox, inputs: continuation)
+            outcome.withLock { $0 = thread.open() }
+            opened.signal()
+            if case .success = outcome.withLock({ $0 }) { loop.start(thread) } else { loop.finish(thread) }
+        }
+        #else
         DetachedThread.spawn {
             let thread = WindowThread(setup: setup, mailbox: mailbox, inputs: continuation)
             outcome.withLock { $0 = thread.open() }
             opened.signal()
-            if case .success = outcome.withLock({ $0 }) { thread.run() }
+            if case .success = outcome.withLock({ $0 }) {
+                while thread.turn(waitingMilliseconds: 100) {}
+            }
             thread.close()
             continuation.finish()
             finished.signal()
         }
+        #endif
         opened.wait()
         switch outcome.withLock({ $0 })! {
         case .success(let driver): self.driver = driver
@@ -94,6 +115,10 @@ final class SDLVideoWindow: @unchecked Sendable {
         guard !joined else { return }
         joined = true
         mailbox.withLock { $0.closing = true }
+        #if os(macOS)
+        // On the main thread the loop's next turn cannot come while this waits: end it here.
+        if loop.endHereIfOnMainThread() { return }
+        #endif
         Self.wake()
         finished.wait()
     }
@@ -107,14 +132,14 @@ final class SDLVideoWindow: @unchecked Sendable {
 }
 
 /// What the window thread is asked to do next.
-private struct Mailbox: Sendable {
+struct Mailbox: Sendable {
     var picture: OwnershipTransfer<VideoFrame>?
     var toggleFullscreen = false
     var closing = false
 }
 
 /// The window's thread-confined half: the SDL window, renderer and texture, and the event loop.
-private final class WindowThread {
+final class WindowThread {
     struct Setup: Sendable {
         let title: String
         let width: Int, height: Int
@@ -186,19 +211,19 @@ private final class WindowThread {
         return .success(SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "unknown")
     }
 
-    /// The event loop: until closed, handles SDL events and whatever the mailbox asks.
-    func run() {
+    /// One turn of the event loop: waits up to `waitingMilliseconds` for an SDL event and handles
+    /// it, then whatever the mailbox asks; false once closing.
+    func turn(waitingMilliseconds: Int32) -> Bool {
         var event = SDL_Event()
-        while true {
-            if SDL_WaitEventTimeout(&event, 100) != 0 { handle(event) }
-            let (picture, toggle, closing) = mailbox.withLock { box in
-                defer { box.picture = nil; box.toggleFullscreen = false }
-                return (box.picture, box.toggleFullscreen, box.closing)
-            }
-            if closing { return }
-            if toggle { toggleFullscreen() }
-            if let picture { present(picture.value) }
+        if SDL_WaitEventTimeout(&event, waitingMilliseconds) != 0 { handle(event) }
+        let (picture, toggle, closing) = mailbox.withLock { box in
+            defer { box.picture = nil; box.toggleFullscreen = false }
+            return (box.picture, box.toggleFullscreen, box.closing)
         }
+        if closing { return false }
+        if toggle { toggleFullscreen() }
+        if let picture { present(picture.value) }
+        return true
     }
 
     func close() {
@@ -268,18 +293,16 @@ private final class WindowThread {
            SDL_SetTextureScaleMode(texture, nearest ? SDL_ScaleModeNearest : SDL_ScaleModeLinear) == 0 {
             samplesNearest = nearest
         }
-        let frame = picture.frame.pointer.pointee
-        SDL_SetYUVConversionMode(SDL_YUV_CONVERSION_MODE(UInt32(avp_sdl_yuv_mode(
-            frame.color_range == AVCOL_RANGE_JPEG || picture.format.pixelFormat.avValue == AV_PIX_FMT_YUVJ420P ? 1 : 0,
-            frame.colorspace == AVCOL_SPC_BT709 ? 1 : 0))))
-        let (data, pitch) = (frame.data, frame.linesize)
+        let planes = picture.planes
+        SDL_SetYUVConversionMode(SDL_YUV_CONVERSION_MODE(UInt32(avp_sdl_yuv_mode(planes.isFullRange ? 1 : 0, planes.isBT709 ? 1 : 0))))
+        let (data, pitch) = (planes.data, planes.lineSizes)
         switch textureKey?.format {
         case avp_sdl_pixelformat_iyuv():
-            _ = SDL_UpdateYUVTexture(texture, nil, data.0, pitch.0, data.1, pitch.1, data.2, pitch.2)
+            _ = SDL_UpdateYUVTexture(texture, nil, data[0], pitch[0], data[1], pitch[1], data[2], pitch[2])
         case avp_sdl_pixelformat_nv12(), avp_sdl_pixelformat_nv21():
-            _ = SDL_UpdateNVTexture(texture, nil, data.0, pitch.0, data.1, pitch.1)
+            _ = SDL_UpdateNVTexture(texture, nil, data[0], pitch[0], data[1], pitch[1])
         default:
-            _ = SDL_UpdateTexture(texture, nil, data.0, pitch.0)
+            _ = SDL_UpdateTexture(texture, nil, data[0], pitch[0])
         }
     }
 
@@ -310,3 +333,55 @@ private final class WindowThread {
         SDL_RenderPresent(renderer)
     }
 }
+
+#if os(macOS)
+/// The window's loop on macOS: opened on the main thread and turned there every 10 ms from the
+/// main queue (a turn only polls, so the main thread is never held), because AppKit takes windows
+/// and their events from the main thread only.
+///
+/// `@unchecked Sendable`: `thread` is touched on the main thread only.
+private final class MainThreadLoop: @unchecked Sendable {
+    private var thread: WindowThread?
+    private let finished: DispatchSemaphore
+    private let inputs: AsyncStream<WindowInput>.Continuation
+
+    init(finished: DispatchSemaphore, inputs: AsyncStream<WindowInput>.Continuation) {
+        self.finished = finished
+        self.inputs = inputs
+    }
+
+    /// Runs `body` on the main thread: here if this is it, else queued there.
+    func onMainThread(_ body: @escaping @Sendable () -> Void) {
+        if pthread_main_np() != 0 { body() } else { DispatchQueue.main.async(execute: body) }
+    }
+
+    /// Starts the turns (main thread).
+    func start(_ thread: WindowThread) {
+        self.thread = thread
+        scheduleTurn()
+    }
+
+    /// Closes the window and tells `close()` (main thread); the turns stop.
+    func finish(_ thread: WindowThread) {
+        self.thread = nil
+        thread.close()
+        inputs.finish()
+        finished.signal()
+    }
+
+    /// From `close()`: ends the loop now if called on the main thread; false elsewhere.
+    func endHereIfOnMainThread() -> Bool {
+        guard pthread_main_np() != 0 else { return false }
+        if let thread { finish(thread) }
+        finished.wait()
+        return true
+    }
+
+    private func scheduleTurn() {
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(10)) { [self] in
+            guard let thread else { return }
+            if thread.turn(waitingMilliseconds: 0) { scheduleTurn() } else { finish(thread) }
+        }
+    }
+}
+#endif

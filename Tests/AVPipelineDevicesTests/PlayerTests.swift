@@ -1,4 +1,5 @@
 import AVPipeline
+import AVPipelineDevices
 import Foundation
 import Testing
 import TestSupport

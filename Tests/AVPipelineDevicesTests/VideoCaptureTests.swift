@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AVPipeline
+import AVPipelineDevices
 import TestSupport
 
 /// `VideoCapture` on a real X server (a private Xvfb): pictures of the screen or a region at the

@@ -1,3 +1,4 @@
+import AVPipeline
 internal import CSDL2
 internal import CSDL2Loader
 

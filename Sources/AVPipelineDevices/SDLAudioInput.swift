@@ -1,42 +1,29 @@
+import AVPipeline
 internal import CSDL2
 internal import CSDL2Loader
-import Synchronization
 
 /// The audio input (capture) devices of the system.
 public enum AudioInputDevices {
     /// Names of the input devices, as `DeviceCapture.Options.device` takes them; throws
     /// `deviceUnavailable` (`.audioInput`) when no audio driver can start.
-    public static func names() throws -> [String] {
-        try SDLAudio.acquire(for: .audioInput)
-        defer { SDLAudio.release() }
-        return SDLAudioInput.deviceNames()
-    }
+    public static func names() throws -> [String] { try SDLAudio.deviceNames(capture: true) }
 }
 
 /// An input device opened through SDL2's capture API (PulseAudio/PipeWire/ALSA on Linux, CoreAudio
 /// on macOS). Its callback, on SDL's audio thread, copies each captured block into the ring.
-///
-/// `@unchecked Sendable`: `id`, `format` and `name` are immutable; SDL's device calls are
-/// thread-safe; `closed` is atomic; the ring slot is written once while the device is still paused
-/// (SDL calls no callback of a paused device, and unpausing takes the device lock the audio thread
-/// takes too, which orders that write before every read).
-final class SDLAudioInput: AudioInput, @unchecked Sendable {
+final class SDLAudioInput: AudioInputDevice, Sendable {
     let format: AudioFormat
     let name: String
-    private let id: SDL_AudioDeviceID
-    private let slot: RingSlot
-    private let closed = Atomic(false)
-
-    private final class RingSlot: @unchecked Sendable {
-        nonisolated(unsafe) var ring: CaptureRing?
-    }
+    private let device: SDLAudioDevice
+    /// The ring the callback writes, set by `start`.
+    private let slot = SDLCallbackSlot<CaptureRing>()
 
     /// Opens `deviceName` (nil: the system's default input), asking for `sampleRate`/`channelCount`
     /// (nil: the device's own) in 32-bit float, and taking whatever rate, channels and format the
     /// device grants instead.
     init(deviceName: String?, sampleRate: Int?, channelCount: Int?) throws(AVPipelineError) {
         try SDLAudio.acquire(for: .audioInput)
-        let names = Self.deviceNames()
+        let names = SDLAudio.currentDeviceNames(capture: true)
         if let deviceName, !names.contains(deviceName) {
             SDLAudio.release()
             throw .deviceUnavailable(.audioInput, reason: "no input device is named '\(deviceName)'; the devices are: "
@@ -47,7 +34,6 @@ final class SDLAudioInput: AudioInput, @unchecked Sendable {
             throw .deviceUnavailable(.audioInput, reason: "the audio driver (\(SDLAudio.driverName ?? "none")) lists no input device")
         }
         let preferred = Self.preferredSpec(of: deviceName, among: names)
-        slot = RingSlot()
         var desired = SDL_AudioSpec()
         desired.freq = Int32(sampleRate ?? preferred?.rate ?? 48_000)
         desired.channels = UInt8(clamping: channelCount ?? preferred?.channels ?? 2)
@@ -55,51 +41,27 @@ final class SDLAudioInput: AudioInput, @unchecked Sendable {
         desired.samples = 1024
         desired.callback = { userdata, stream, length in
             guard let userdata, let stream else { return }
-            Unmanaged<RingSlot>.fromOpaque(userdata)._withUnsafeGuaranteedRef { slot in
-                slot.ring?.write(UnsafeRawBufferPointer(start: stream, count: Int(length)))
-            }
+            SDLCallbackSlot<CaptureRing>.target(of: userdata)?.write(UnsafeRawBufferPointer(start: stream, count: Int(length)))
         }
-        desired.userdata = Unmanaged.passUnretained(slot).toOpaque()
-        var obtained = SDL_AudioSpec()
-        let anyChange = avp_sdl_allow_frequency_change() | avp_sdl_allow_channels_change() | avp_sdl_allow_format_change()
-        var id = SDL_OpenAudioDevice(deviceName, 1, &desired, &obtained, anyChange)
-        if id != 0, SampleFormat(sdl: obtained.format) == nil {
-            // A format we do not take (big-endian, 8-bit signed…): let SDL convert to float.
-            SDL_CloseAudioDevice(id)
-            id = SDL_OpenAudioDevice(deviceName, 1, &desired, &obtained, avp_sdl_allow_frequency_change() | avp_sdl_allow_channels_change())
-        }
-        guard id != 0, let sampleFormat = SampleFormat(sdl: obtained.format), obtained.freq > 0, obtained.channels > 0 else {
+        desired.userdata = slot.userdata
+        guard let opened = SDLAudio.open(deviceName, capture: true, desired) else {
             let reason = SDLAudio.lastError
             SDLAudio.release()
             throw .deviceUnavailable(.audioInput, reason: "\(deviceName.map { "'\($0)'" } ?? "the default input") cannot be opened (audio driver: \(SDLAudio.driverName ?? "none")): \(reason)")
         }
-        self.id = id
+        (device, format) = (opened.device, opened.format)
         name = deviceName ?? "the default input"
-        format = AudioFormat(sampleFormat: sampleFormat, sampleRate: Int(obtained.freq),
-                             channelLayout: .default(channelCount: Int(obtained.channels)))
     }
 
-    deinit {
-        close()
-        SDLAudio.release()
-    }
+    // Closed before the slot the callback reads can go.
+    deinit { device.close() }
 
     func start(into ring: CaptureRing) {
-        slot.ring = ring
-        guard !closed.load(ordering: .acquiring) else { return }
-        SDL_PauseAudioDevice(id, 0)
+        slot.target = ring
+        device.setPaused(false)
     }
 
-    func close() {
-        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        // Returns once the device thread has stopped: no callback runs after it.
-        SDL_CloseAudioDevice(id)
-    }
-
-    static func deviceNames() -> [String] {
-        let count = SDL_GetNumAudioDevices(1)
-        return (0..<max(count, 0)).compactMap { index in SDL_GetAudioDeviceName(index, 1).map { String(cString: $0) } }
-    }
+    func close() { device.close() }
 
     /// The rate and channel count the device works at (its default one's when `name` is nil and
     /// the driver lists one input only), so that nothing is resampled unless asked.

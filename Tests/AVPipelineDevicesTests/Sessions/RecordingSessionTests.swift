@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import AVPipeline
+import AVPipelineDevices
 import TestSupport
 
 /// `RecordingSession` through the library, on a real X server (a private Xvfb) and a real
