@@ -25,7 +25,7 @@ extension TranscodeSession {
 extension TranscodeSession.Video {
     /// The plan's video work going into `container`, the encoder named. Throws `.unsupportedCodec`
     /// when this FFmpeg has no encoder for the codec asked.
-    func work(into container: Container) throws -> TranscodePlan.VideoWork {
+    public func work(into container: Container) throws -> TranscodePlan.VideoWork {
         switch self {
         case .none: return .none
         case .copy: return .copy

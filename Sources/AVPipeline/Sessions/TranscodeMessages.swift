@@ -31,9 +31,7 @@ enum TranscodeMessages {
 
     /// A bit rate above what AAC-LC carries for the stream was lowered by the encoder: to what.
     static func lowered<PCM>(requested: Int?, encoder: AACEncoder<PCM>) -> TranscodeEvent? {
-        guard let requested, encoder.bitrate < requested else { return nil }
-        let format = encoder.encoderInputFormat
-        return .warning("\(requested / 1000) kb/s is more than AAC-LC carries for \(format.channelCount) channel(s) at \(format.sampleRate) Hz; using \(encoder.bitrate / 1000) kb/s")
+        encoder.loweredBitRateWarning(requested: requested).map { .warning($0) }
     }
 
     /// FFmpeg's encoder has a floor (FFmpeg 5.1: about 20–22 kb/s for 44.1 kHz stereo, 13 for mono,
@@ -61,5 +59,15 @@ enum TranscodeMessages {
     private static func oneDecimal(_ value: Double) -> String {
         let tenths = Int64((value * 10).rounded())
         return "\(tenths / 10).\(abs(tenths % 10))"
+    }
+}
+
+extension AACEncoder {
+    /// When `requested` is more than AAC-LC carries for this stream and the encoder lowered it,
+    /// the warning that says to what (as `avpipe encode` and `record` print it); else nil.
+    public func loweredBitRateWarning(requested: Int?) -> String? {
+        guard let requested, bitrate < requested else { return nil }
+        let format = encoderInputFormat
+        return "\(requested / 1000) kb/s is more than AAC-LC carries for \(format.channelCount) channel(s) at \(format.sampleRate) Hz; using \(bitrate / 1000) kb/s"
     }
 }

@@ -11,6 +11,10 @@ extension TranscodeSession {
         let audio = options.audio
         let selectsPart = audio.track != nil || options.start != nil || options.duration != nil
         let capture = options.capture
+        var context = context
+        // A capture read in real time paces the output itself: `realtime` then only confirms it,
+        // and of the outputs only a live URL is paced as well (as a server expects).
+        if capture?.realtime == true { context.realtime = options.realtime != false && Self.isLiveStream(output) }
         let captureOptions = FileCapture.Options(chunkFrames: capture?.chunkFrames ?? 1024, realtime: capture?.realtime ?? false,
                                                  inputPolicy: options.demuxer.inputPolicy, strict: options.demuxer.strict)
         // Trying the PCM reader first would consume the start of a pipe that holds anything else,

@@ -90,7 +90,7 @@ public final class TranscodeSession: Sendable {
         /// Whether `.progress` events are made.
         let progress: Bool
         /// Whether the output is written no faster than real time.
-        let realtime: Bool
+        var realtime: Bool
 
         /// A meter whose updates go out as events, or nil when progress is not reported.
         func meter(total: MediaTime?, pictureRate: Double? = nil) -> TranscodeProgressMeter? {
