@@ -13,21 +13,31 @@ final class StopSwitch: Sendable {
 }
 
 /// A stream that ends (returns nil) once its `StopSwitch` is thrown, and is otherwise its
-/// upstream unchanged.
-final class StopGate<Upstream: SampleSource>: SampleSource {
+/// upstream unchanged. A copied track's packets still travel without suspending when its
+/// upstream's do (`ImmediatePacketSource`), so a gated copy costs no more than an ungated one.
+final class StopGate<Upstream: SampleSource>: SampleSource, ImmediatePacketSource {
     typealias Buffer = Upstream.Buffer
     var outputFormat: Upstream.Buffer.Format { upstream.outputFormat }
     private let upstream: Upstream
+    private let immediateUpstream: ImmediatePacketSource?
     private let stop: StopSwitch
 
     init(_ upstream: Upstream, stop: StopSwitch) {
         self.upstream = upstream
+        immediateUpstream = upstream.immediatePackets
         self.stop = stop
     }
 
     func next() async throws -> Upstream.Buffer? {
         if stop.isStopped { return nil }
         return try await upstream.next()
+    }
+
+    var isImmediate: Bool { immediateUpstream != nil }
+
+    func nextPacketImmediately(reusing blank: Packet?) throws(AVPipelineError) -> PulledPacket? {
+        if stop.isStopped { return nil }
+        return try immediateUpstream?.nextPacketImmediately(reusing: blank)
     }
 }
 

@@ -107,6 +107,23 @@ import AVPipeline
         #expect(decode.status == 0 && decode.stderrText.isEmpty, "\(decode.stderrText)")
     }
 
+    /// A copied video ends at the stop as the encoded audio does.
+    @Test func stopEndsACopiedVideoToo() async throws {
+        let folder = TemporaryDirectory()
+        let source = try DemuxMedia.movie(folder.file("source.mp4"), seconds: 30, size: "160x90")
+        var options = TranscodeSession.Options()
+        options.video = .copy
+        options.realtime = true
+        let session = try TranscodeSession(input: source, output: folder.file("stopped.mkv"), options: options)
+        let summary = try await session.run { event in
+            if case .progress(let progress) = event, progress.time.seconds >= 1 { session.stop() }
+        }
+        #expect(summary.stopped)
+        let probe = try Probe.run(folder.file("stopped.mkv"))
+        #expect((probe.duration ?? 30) < 29, "\(String(describing: probe.duration))")
+        #expect(probe.streams.map { $0["codec_name"] as? String } == ["h264", "aac"])
+    }
+
     @Test func theContainerComesFromTheExtension() throws {
         #expect(TranscodeSession.container(of: "a.webm") == .webm)
         #expect(TranscodeSession.container(of: "a.m4v") == nil)
