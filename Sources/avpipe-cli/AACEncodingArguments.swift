@@ -25,7 +25,7 @@ struct AACEncodingArguments: ParsableArguments {
     }
 
     /// The segmenting asked for; jobs 0 (none given, and not `realtime`) lets the encode choose
-    /// by the input's length (`EncodeJob.automaticJobs`).
+    /// by the input's length (`TranscodeSession.Audio.parallel`).
     func parallel(realtime: Bool) -> ParallelAACEncoding {
         ParallelAACEncoding(jobs: jobs ?? (realtime ? 1 : 0), segmentFrames: segmentFrames ?? ParallelAACEncoding.defaultSegmentFrames,
                             preRoll: preRoll, postRoll: postRoll ?? ParallelAACEncoding.defaultPostRoll, warmUp: warmUp)

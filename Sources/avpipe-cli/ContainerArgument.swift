@@ -44,12 +44,11 @@ extension ContainerChoices {
     static var refusedExtensions: Set<String> { [] }
 }
 
-/// What `encode` writes: AAC in ADTS or M4A; video and audio in MP4, MOV, Matroska, WebM,
-/// MPEG-TS or HLS; H.264/H.265 as raw Annex B streams.
+/// What `encode` writes: the containers of a `TranscodeSession`.
 enum EncodeContainers: ContainerChoices {
-    static let choices: [Container] = [.adts, .m4a, .mp4, .mov, .mkv, .webm, .ts, .hls, .flv, .h264, .hevc]
+    static let choices = TranscodeSession.containers
     /// Other names of these containers that `encode` has never taken.
-    static let refusedExtensions: Set<String> = ["m4b", "m4v", "mts"]
+    static let refusedExtensions = TranscodeSession.refusedExtensions
 }
 
 /// What `record` writes: `encode`'s containers, Matroska, and PCM in a WAV.

@@ -21,11 +21,11 @@ final class ProgressLine {
     private let total: MediaTime?
     /// Pictures a second of media holds, when video is being made: the line then shows pictures per second.
     private let pictureRate: Double?
-    private let enabled: Bool
-    private let clock = ContinuousClock()
+    let enabled: Bool
+    let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
-    private var lastDraw: ContinuousClock.Instant
-    private var drew = false
+    var lastDraw: ContinuousClock.Instant
+    var drew = false
 
     init(total: MediaTime?, pictureRate: Double? = nil, enabled: Bool = isTerminal(STDERR_FILENO)) {
         self.total = total
@@ -93,5 +93,36 @@ extension String {
     init(oneDecimal value: Double) {
         let tenths = Int64((value * 10).rounded())
         self = "\(tenths / 10).\(abs(tenths % 10))"
+    }
+}
+
+extension ProgressLine {
+    /// Draws a session's progress as the line does its own (at most ten times a second).
+    func update(_ progress: TranscodeProgress) {
+        guard enabled, clock.now - lastDraw >= .milliseconds(100) else { return }
+        lastDraw = clock.now
+        draw(progress)
+    }
+
+    /// Ends the line after drawing `progress`, the session's last.
+    func finish(_ progress: TranscodeProgress?) {
+        guard enabled else { return }
+        if let progress { draw(progress) }
+        if drew { Self.closeOpenLine() }
+    }
+
+    private func draw(_ progress: TranscodeProgress) {
+        var text = ""
+        if let total = progress.duration, total.seconds > 0 {
+            text += "\(min(100, Int(progress.time.seconds / total.seconds * 100)))%  \(progress.time) / \(total)"
+        } else {
+            text += "\(progress.time)"
+        }
+        if let speed = progress.speed {
+            if let pictures = progress.picturesPerSecond { text += "  \(Int(pictures.rounded())) fps" }
+            text += "  \(String(oneDecimal: speed))× real time"
+        }
+        Self.show(text)
+        drew = true
     }
 }

@@ -19,4 +19,7 @@ enum SegmentAllocation {
             update?(position)
         }
     }
+
+    /// Raises the thresholds (for an HLS output whose first packet is written).
+    static func raise() { avp_keep_segment_buffers() }
 }

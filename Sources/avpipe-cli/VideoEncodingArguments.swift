@@ -50,29 +50,23 @@ struct VideoEncodingArguments: ParsableArguments {
             || bframes != nil || fps != nil || width != nil || height != nil || pixelFormat != nil || !encoderOptions.isEmpty
     }
 
-    /// What to do with the video going into `container`: `.copy`, or an encode with these settings by
-    /// the encoder `--video-codec` names (or the container's usual one). Throws `.unsupportedCodec`
-    /// when this FFmpeg has no encoder for the codec asked.
-    func work(into container: Container) throws -> TranscodePlan.VideoWork {
+    /// What the session does with the video: left out, copied, or encoded with these settings by
+    /// the encoder `--video-codec` names (nil: the container's usual one, which the session picks).
+    var choice: TranscodeSession.Video {
         if noVideo { return .none }
-        let asked = videoCodec ?? (container == .webm ? "vp9" : container == .hevc ? "hevc" : "h264")
-        if asked == "copy" { return .copy }
-        let codecs: [String: Codec] = ["h264": .h264, "hevc": .hevc, "h265": .hevc, "vp9": .vp9, "av1": .av1]
-        var encoder = asked
-        if let codec = codecs[asked] {
-            guard let name = VideoEncoderOptions.encoderName(for: codec) else {
-                throw AVPipelineError.unsupportedCodec("this FFmpeg build has no \(asked) encoder")
-            }
-            encoder = name
-        }
+        if videoCodec == "copy" { return .copy }
         let options = Dictionary(encoderOptions.map { option in
             let equals = option.firstIndex(of: "=")!
             return (String(option[..<equals]), String(option[option.index(after: equals)...]))
         }, uniquingKeysWith: { $1 })
-        return .encode(VideoEncoderOptions(encoder: encoder, preset: preset, tune: tune, profile: profile, crf: crf,
+        return .encode(VideoEncoderOptions(preset: preset, tune: tune, profile: profile, crf: crf,
                                            bitRate: videoBitrate?.bitsPerSecond, maxRate: maxrate?.bitsPerSecond,
                                            bufferSize: bufsize?.bitsPerSecond, keyframeInterval: gop, bFrames: bframes,
                                            threads: threads, pixelFormat: pixelFormat.flatMap(PixelFormat.init(name:)),
-                                           width: width, height: height, frameRate: fps?.rate, encoderOptions: options))
+                                           width: width, height: height, frameRate: fps?.rate, encoderOptions: options),
+                       codec: videoCodec)
     }
+
+    /// What `record` does with the video going into `container` (the session's choice, resolved).
+    func work(into container: Container) throws -> TranscodePlan.VideoWork { try choice.work(into: container) }
 }

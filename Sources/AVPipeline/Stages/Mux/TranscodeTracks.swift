@@ -19,6 +19,12 @@ extension Muxer {
     /// go in `Options.attachments`.)
     @discardableResult
     public func addTracks(of demuxer: Demuxer, transcoding plan: TranscodePlan, label: String? = nil) throws -> TranscodeTracks {
+        try addTracks(of: demuxer, transcoding: plan, label: label, stop: nil)
+    }
+
+    /// `addTracks(of:transcoding:label:)`, each audio and video stream ending early when `stop` is
+    /// thrown (a `TranscodeSession` stopped: the file is completed as at a normal end).
+    func addTracks(of demuxer: Demuxer, transcoding plan: TranscodePlan, label: String?, stop: StopSwitch?) throws -> TranscodeTracks {
         let label = label ?? demuxer.info.path
         let from = plan.timelineOrigin
         if let start = plan.start, start.value > 0, let from { try demuxer.seek(to: from, mode: .exact) }
@@ -29,13 +35,18 @@ extension Muxer {
                 let options = videoEncoderOptions(asked)
                 let encoder = try demuxer.encodedVideo(track, options: options, end: end,
                                                        metadata: self.options.keepsTrackMetadata ? track.metadata : [:],
-                                                       orientation: plan.videoOrientation)
+                                                       orientation: plan.videoOrientation, stop: stop)
                 notices = encoder.notices
                 encoderInput = encoder.encoderInputFormat
                 try addVideo(encoder, label: label)
             } else {
                 let packets = try DemuxedVideoTrack(demuxer: demuxer, track: try demuxer.described(track))
-                if let end { try addVideo(packets.ending(at: end), label: label) } else { try addVideo(packets, label: label) }
+                switch (end, stop) {
+                case let (end?, stop?): try addVideo(StopGate(packets.ending(at: end), stop: stop), label: label)
+                case let (nil, stop?): try addVideo(StopGate(packets, stop: stop), label: label)
+                case let (end?, nil): try addVideo(packets.ending(at: end), label: label)
+                case (nil, nil): try addVideo(packets, label: label)
+                }
             }
         }
         for (track, work) in plan.audio {
@@ -44,8 +55,8 @@ extension Muxer {
             let tags = self.options.keepsTrackMetadata ? track.metadata : [:]
             func cut() throws -> ErasedSource<PCMBuffer> {
                 let pcm = try packets.decodeAudio()
-                guard let duration = plan.duration, let from else { return ErasedSource(pcm) }
-                return ErasedSource(pcm.ending(after: duration, from: from))
+                guard let duration = plan.duration, let from else { return pcm.gated(by: stop) }
+                return pcm.ending(after: duration, from: from).gated(by: stop)
             }
             switch work {
             case .aac(let options, let channels):
@@ -59,7 +70,12 @@ extension Muxer {
                 try addAudio(AudioEncoder(upstream: try cut(), encoder: name, bitrate: bitRate, globalHeader: wantsGlobalHeader),
                              label: label, trackMetadata: tags)
             case .copy, .none:
-                if let end { try addAudio(packets.ending(at: end), label: label) } else { try addAudio(packets, label: label) }
+                switch (end, stop) {
+                case let (end?, stop?): try addAudio(StopGate(packets.ending(at: end), stop: stop), label: label)
+                case let (nil, stop?): try addAudio(StopGate(packets, stop: stop), label: label)
+                case let (end?, nil): try addAudio(packets.ending(at: end), label: label)
+                case (nil, nil): try addAudio(packets, label: label)
+                }
             }
         }
         for track in plan.copied.tracks where track.kind == .subtitle {
@@ -82,10 +98,11 @@ extension Demuxer {
     /// rotated or mirrored track's pictures are turned as its display matrix says and the matrix is
     /// dropped; else they are encoded as stored, with the matrix when `orientation.keepsMatrix`.
     func encodedVideo(_ track: TrackInfo, options: VideoEncoderOptions, end: MediaTime?, metadata: [String: String],
-                      orientation: (turns: Bool, keepsMatrix: Bool)) throws -> VideoEncoder<ErasedSource<VideoFrame>> {
+                      orientation: (turns: Bool, keepsMatrix: Bool), stop: StopSwitch? = nil) throws -> VideoEncoder<ErasedSource<VideoFrame>> {
         let track = try described(track)
         let pictures = try DemuxedVideoTrack(demuxer: self, track: track).decodeVideo()
-        let cut = ErasedSource<VideoFrame>(end.map { pictures.ending(at: $0) } ?? pictures)
+        let trimmed = ErasedSource<VideoFrame>(end.map { pictures.ending(at: $0) } ?? pictures)
+        let cut = stop.map { ErasedSource<VideoFrame>(StopGate(trimmed, stop: $0)) } ?? trimmed
         let turns = orientation.turns && (track.rotation != 0 || track.isMirrored)
         let turned = turns ? ErasedSource<VideoFrame>(try cut.converted(VideoConversion(upright: true))) : cut
         return try VideoEncoder(upstream: turned, options: options, displayMatrix: !turns && orientation.keepsMatrix ? track.displayMatrix : nil,
@@ -106,6 +123,12 @@ extension TranscodePlan {
     /// container's clock (Matroska's milliseconds would state 1000 pictures a second).
     public func encodedVideo(from demuxer: Demuxer) throws
         -> (packets: some SampleSource<EncodedVideoPacket<AnyVideoCodec>>, notices: [String]) {
+        try encodedVideo(from: demuxer, stop: nil)
+    }
+
+    /// `encodedVideo(from:)`, the pictures ending early when `stop` is thrown.
+    func encodedVideo(from demuxer: Demuxer, stop: StopSwitch?) throws
+        -> (packets: VideoEncoder<ErasedSource<VideoFrame>>, notices: [String]) {
         guard let (track, work) = video, case .encode(var options) = work else {
             throw AVPipelineError.invalidOption(name: "video", value: "copy", reason: "an elementary stream is made by encoding the pictures")
         }
@@ -113,7 +136,7 @@ extension TranscodePlan {
         if options.frameRate == nil { options.frameRate = track.frameRate ?? Rational(25, 1) }
         if let start, start.value > 0, let timelineOrigin { try demuxer.seek(to: timelineOrigin, mode: .exact) }
         let end = duration.flatMap { duration in timelineOrigin.map { $0 + duration } }
-        let encoder = try demuxer.encodedVideo(track, options: options, end: end, metadata: [:], orientation: videoOrientation)
+        let encoder = try demuxer.encodedVideo(track, options: options, end: end, metadata: [:], orientation: videoOrientation, stop: stop)
         return (encoder, encoder.notices)
     }
 }
