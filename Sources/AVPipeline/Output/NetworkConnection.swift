@@ -36,7 +36,7 @@ struct NetworkConnection {
 
     /// What a TLS connection is told about checking the server's certificate; nothing without TLS.
     var tlsOptions: [String: String] {
-        [.rtmps, .https].contains(output.scheme) ? certificates.tlsOptions() : [:]
+        output.scheme.usesTLS ? certificates.tlsOptions() : [:]
     }
 
     /// `timeout` in microseconds, FFmpeg's unit for it.

@@ -176,7 +176,7 @@ final class MuxWriter {
                 let reason = network.describe(code, reason: nil)
                 // An HLS upload is a series of requests, each its own connection: one that
                 // failed is not reconnected.
-                guard network.output.scheme.isStream else {
+                guard network.output.scheme.isLiveStream else {
                     throw .outputWriteFailed(path: finalPath, reason: "uploading a segment or the playlist failed at \(Self.seconds(position)): \(reason)")
                 }
                 lostConnection = reason
@@ -193,7 +193,7 @@ final class MuxWriter {
         } catch {
             if let network = opening.network, case .ffmpeg(_, let code, _) = error {
                 if network.interrupt.isRaised { throw .cancelled }
-                throw .outputWriteFailed(path: finalPath, reason: "finishing the \(network.output.scheme.isStream ? "stream" : "upload") failed: \(network.describe(code, reason: nil))")
+                throw .outputWriteFailed(path: finalPath, reason: "finishing the \(network.output.scheme.isLiveStream ? "stream" : "upload") failed: \(network.describe(code, reason: nil))")
             }
             throw WriteFailure.describe(error, path: finalPath)
         }

@@ -141,7 +141,7 @@ public final class Muxer {
                                  overwrite: options.overwrite, hls: options.hls)
         if let copy = options.network.localCopy {
             guard let copyContainer = Container(path: copy), copyContainer.isMultiTrack, copyContainer.canFragment,
-                  copyContainer != .hls, copyContainer != .flv, !NetworkOutput.looksLikeURL(copy) else {
+                  copyContainer != .hls, copyContainer != .flv, !OutputLocation(copy).isURL else {
                 throw AVPipelineError.invalidOption(name: "local copy", value: copy, reason: "a local copy is a fragmented .mp4, .mov, .mkv or .ts file")
             }
             copyTarget = (try Destination(path: copy, container: copyContainer, inPlace: true, overwrite: options.overwrite, hls: options.hls),
@@ -154,7 +154,7 @@ public final class Muxer {
     /// A network address written as `Muxer(url:)`: the same as `init(path:options:)`, but a local
     /// file name is refused, so code that means to stream says so.
     public convenience init(url: String, options: Options = .init()) throws {
-        guard NetworkOutput.looksLikeURL(url) else {
+        guard OutputLocation(url).isURL else {
             throw AVPipelineError.invalidOption(name: "url", value: url, reason: "not a network address (rtmp://, rtmps://, srt://, http(s)://…/NAME.m3u8)")
         }
         try self.init(path: url, options: options)

@@ -85,7 +85,7 @@ public struct EncodedAudioOutput: Sendable {
         let summary = try await muxer.run(progress: progress)
         // Complete: fragments no longer need to protect it, and a regular file can say where the audio lies.
         // A pipe or device was written as a stream: there is nothing to read back and rewrite.
-        if options.fragmented, container.isGapless, !StreamOutput.isStream(path), !path.contains("://"), let gapless = muxer.gapless {
+        if options.fragmented, container.isGapless, !StreamOutput.isStream(path), !OutputLocation(path).isURL, let gapless = muxer.gapless {
             try await FragmentedRecording.finish(path: path, container: container, gapless: gapless)
         }
         return WriteSummary(path: summary.path, packets: summary.tracks.first?.packets ?? 0, bytes: summary.tracks.first?.bytes ?? 0,
