@@ -36,7 +36,9 @@ struct NetworkOutputArguments: ParsableArguments {
     }
 
     /// Whether the muxer paces `output`: a stream unless --no-realtime, anything with --realtime.
-    func realtime(for output: String, asked: Bool) -> Bool { asked || (Self.isStream(output) && !noRealtime) }
+    func realtime(for output: String, asked: Bool) -> Bool {
+        asked || (Muxer.Options.realtimeByDefault(for: OutputLocation(output)) && !noRealtime)
+    }
 
     /// The library's options, each connection event printed as a notice; `timeout` (the command's
     /// `--timeout`, in seconds) bounds every connect and write to the server, and `certificates`

@@ -23,29 +23,39 @@ internal import CFFmpeg
 /// let summary = try await muxer.run()
 /// ```
 public final class Muxer {
-    /// How the muxer writes its output.
+    /// How the muxer writes its output: each field has a default, so a caller sets only what it
+    /// changes.
+    ///
+    /// ```swift
+    /// var options = Muxer.Options(container: .mp4)
+    /// options.fragmented = true
+    /// options.overwrite = true
+    /// ```
     public struct Options: Sendable {
         /// Which container; nil picks it from the output's extension.
         public var container: Container?
         /// Put `moov` before `mdat` so playback can start before the whole file is read.
-        public var faststart: Bool
+        public var faststart = true
         /// Write self-contained fragments (`moof`+`mdat`) that survive the process being killed.
-        public var fragmented: Bool
+        public var fragmented = false
         /// Longest fragment in fragmented mode (video fragments also start at each keyframe).
-        public var fragmentDuration: MediaTime
+        public var fragmentDuration: MediaTime = .seconds(1)
         /// Replace an existing file at the path (otherwise `.outputExists`).
-        public var overwrite: Bool
+        public var overwrite = false
         /// Write no faster than real time, like a live recording (the media's own clock paces it).
-        public var realtime: Bool
+        /// nil (the default) decides by the output: real time for a live stream (`rtmp://`,
+        /// `rtmps://`, `srt://`, which is expected in real time), as fast as possible otherwise
+        /// (`realtimeByDefault(for:)`); the `Muxer`'s own `options` say what it decided.
+        public var realtime: Bool?
         /// The file's tags (title, artist, album…; FFmpeg's names), e.g. an input's `MediaInfo.metadata`.
-        public var metadata: [String: String]
+        public var metadata: [String: String] = [:]
         /// Give each output track its input's tags (language, handler name…); the display matrix
         /// (rotation, mirroring) is always kept, since it is how the picture is meant to be shown.
-        public var keepsTrackMetadata: Bool
+        public var keepsTrackMetadata = true
         /// A cover picture for the file (MP4/M4A `covr`), e.g. an input's `Demuxer.coverArt`.
         public var coverArt: CoverArt?
         /// The file's chapters (times on the inputs' timeline), e.g. an input's `MediaInfo.chapters`.
-        public var chapters: [Chapter]
+        public var chapters: [Chapter] = []
         /// Files to attach (Matroska only, e.g. an input's `Demuxer.attachments`: the fonts its
         /// ASS subtitles use); other containers refuse them (see `Container.holdsAttachments`).
         public var attachments: [Attachment] = []
@@ -55,22 +65,30 @@ public final class Muxer {
         /// each other exactly. nil keeps the inputs' times as they are.
         public var timelineOrigin: MediaTime?
         /// How an `.m3u8` output (`Container.hls`) is cut and published.
-        public var hls: HLSOptions
+        public var hls = HLSOptions()
         /// How a network output (`rtmp://`, `srt://`, `http://…/NAME.m3u8`) is connected,
         /// reconnected and copied locally.
-        public var network: NetworkOptions
+        public var network = NetworkOptions()
         /// The inputs are live (a network stream, a capture device), so what is written cannot be
         /// made again: an input that fails part-way (a connection lost) leaves the output
         /// completed up to there and in place, and the error is still thrown; and an HLS output
         /// is written in place as it goes (see `HLSOptions.growing`). `realtime` implies the latter.
-        public var liveInput: Bool
+        public var liveInput = false
 
-        /// Options with each field as documented; the defaults write a faststart file of the container its name says.
+        /// The defaults (a faststart file of the container its name says, or `container`), each
+        /// field then set as needed.
+        public init(container: Container? = nil) {
+            self.container = container
+        }
+
+        /// The fields in one call; kept while callers move to `init(container:)` and properties.
+        @available(*, deprecated, message: "use Muxer.Options(container:) and set the properties that differ from the defaults")
         public init(container: Container? = nil, faststart: Bool = true, fragmented: Bool = false,
                     fragmentDuration: MediaTime = .seconds(1), overwrite: Bool = false, realtime: Bool = false,
                     metadata: [String: String] = [:], keepsTrackMetadata: Bool = true, coverArt: CoverArt? = nil,
                     chapters: [Chapter] = [], timelineOrigin: MediaTime? = nil, hls: HLSOptions = .init(),
                     network: NetworkOptions = .init(), liveInput: Bool = false) {
+            self.init(container: container)
             self.liveInput = liveInput
             self.hls = hls
             self.network = network
@@ -80,25 +98,29 @@ public final class Muxer {
             self.realtime = realtime
             self.metadata = metadata
             self.keepsTrackMetadata = keepsTrackMetadata
-            self.container = container
             self.faststart = faststart
             self.fragmented = fragmented
             self.fragmentDuration = fragmentDuration
             self.overwrite = overwrite
         }
 
+        /// Whether an output at `location` is written in real time when `realtime` is nil: a live
+        /// stream is (a server expects it at its own pace, and a receiver plays it as it comes).
+        public static func realtimeByDefault(for location: OutputLocation) -> Bool { location.isLiveStream }
+
         /// `hls` as the output is written: an HLS stream of live or paced inputs that keeps no
         /// window is a recording, written in place as it goes (`HLSOptions.growing`).
         public var hlsAsWritten: HLSOptions {
             var hls = hls
-            if liveInput || realtime, !hls.live { hls.growing = true }
+            if liveInput || realtime == true, !hls.live { hls.growing = true }
             return hls
         }
     }
 
     /// Where the output is written.
     public let path: String
-    /// The options the muxer was made with.
+    /// The options the muxer was made with, as it applies them: `realtime` decided (never nil),
+    /// `hls` as written (`Options.hlsAsWritten`).
     public let options: Options
     /// The container written, from the options or the path's extension.
     public let container: Container
@@ -118,8 +140,8 @@ public final class Muxer {
     ///
     /// `path` is a file name or a network address: `rtmp://host/app/key` (and `rtmps://`) pushes
     /// FLV (H.264 + AAC), `srt://host:port` an MPEG-TS, and `http(s)://host/path/NAME.m3u8`
-    /// uploads an HLS stream with HTTP PUT. The server is connected when `run()` starts. For a
-    /// stream, set `Options.realtime` when the input is a file (a stream is expected in real time).
+    /// uploads an HLS stream with HTTP PUT. The server is connected when `run()` starts. A stream is
+    /// written in real time unless `Options.realtime` says otherwise (a stream is expected so).
     public init(path: String, options: Options = .init()) throws {
         guard let container = options.container ?? Container(path: path), container.isMultiTrack else {
             throw AVPipelineError.unsupportedFormat("cannot tell the container from '\(path)': use \(Container.extensionsText)")
@@ -132,6 +154,7 @@ public final class Muxer {
             throw AVPipelineError.invalidOption(name: "fragment duration", value: "\(options.fragmentDuration)", reason: "must be positive")
         }
         var options = options
+        options.realtime = options.realtime ?? Options.realtimeByDefault(for: OutputLocation(path, container: container))
         options.hls = options.hlsAsWritten
         self.path = path
         self.options = options
@@ -322,7 +345,7 @@ public final class Muxer {
                             progress: ((MediaTime) -> Void)?) async throws {
         var pacer = RealTimePacer()
         var connections = 1
-        let tracks = tracks, realtime = options.realtime  // read once, not per packet
+        let tracks = tracks, realtime = options.realtime == true  // read once, not per packet
         while let (index, time, packet) = queue.popEarliest() {
             let track = tracks[index]
             // An immediate input checks for cancellation on every pull already.

@@ -66,15 +66,26 @@ public struct EncodedAudioOutput: Sendable {
                 return try await MP4Writer(upstream: stream, path: path, brand: container, overwrite: overwrite, metadata: metadata,
                                            coverArt: coverArt).run(progress: progress)
             }
-            return try await mux(stream, options: .init(container: container, overwrite: overwrite, realtime: realtime, hls: hls, network: network),
-                                 progress: progress)
+            return try await mux(stream, options: muxerOptions(container), progress: progress)
         }
         // A recording is written under its final name in fragments, so a killed run keeps all
         // but the last (Matroska and TS are such a series by nature).
         let fragmented = !(recording.faststart && container.isGapless)
-        return try await mux(stream, options: .init(container: container, fragmented: fragmented, fragmentDuration: recording.fragment,
-                                                    overwrite: overwrite, realtime: realtime, hls: hls, network: network, liveInput: true),
-                             progress: progress)
+        var options = muxerOptions(container)
+        options.fragmented = fragmented
+        options.fragmentDuration = recording.fragment
+        options.liveInput = true
+        return try await mux(stream, options: options, progress: progress)
+    }
+
+    /// The `Muxer`'s options for `container` as this output's fields say.
+    private func muxerOptions(_ container: Container) -> Muxer.Options {
+        var options = Muxer.Options(container: container)
+        options.overwrite = overwrite
+        options.realtime = realtime
+        options.hls = hls
+        options.network = network
+        return options
     }
 
     private func mux<Upstream: SampleSource>(_ stream: Upstream, options: Muxer.Options,
