@@ -134,6 +134,12 @@ public final class Muxer {
     private var origin: MediaTime?
     /// The priming and padding the finished file records (one AAC track, no video), after `run`.
     public private(set) var gapless: GaplessInfo?
+    /// Stops `run()` cleanly from another task or thread (see `Control`).
+    public let control = Control()
+
+    /// Ends `run()` cleanly at the next packet, keeping a complete output (`Control.stop()`; from
+    /// another task, call it on `control`).
+    public func stop() { control.stop() }
 
     /// Checks the output (folder exists and is writable, no file in the way; an address's scheme
     /// and container) before any input is read.
@@ -247,8 +253,8 @@ public final class Muxer {
         return tracks.count - 1
     }
 
-    /// Pulls every input to its end and writes the file; it is complete and in place on return.
-    /// Callable once.
+    /// Pulls every input to its end, or until `stop()`, and writes the file; it is complete and in
+    /// place on return. Callable once.
     @discardableResult
     public func run(progress: ((MediaTime) -> Void)? = nil) async throws -> MuxSummary {
         guard !started else { throw AVPipelineError.invalidOption(name: "run", value: path, reason: "a muxer runs once") }
@@ -347,6 +353,7 @@ public final class Muxer {
         var connections = 1
         let tracks = tracks, realtime = options.realtime == true  // read once, not per packet
         while let (index, time, packet) = queue.popEarliest() {
+            if control.isStopped { return }
             let track = tracks[index]
             // An immediate input checks for cancellation on every pull already.
             if !track.isImmediate { try checkCancellation() }
@@ -356,7 +363,9 @@ public final class Muxer {
                 pacer.restart()
             }
             // A stream given up on paces nothing: the local copy is written to the end at once.
-            if realtime && push?.failure == nil { try pacer.wait(until: time) }
+            if realtime && push?.failure == nil { try pacer.wait(until: time, unless: control) }
+            // Stopped: the output ends here, finished as if the inputs had.
+            if control.isStopped { return }
             if let push {
                 try await push.write(packet, track: index)
                 if let progress, let position = push.position { progress(position) }
