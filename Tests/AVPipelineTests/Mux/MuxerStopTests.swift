@@ -4,9 +4,9 @@ import Testing
 import TestSupport
 @testable import AVPipeline
 
-/// `Muxer.stop()`: a clean end from another task finishes the output and `run()` returns.
+/// `Muxer.stop()`: a clean end from another thread finishes the output and `run()` returns.
 @Suite struct MuxerStopTests {
-    /// A 20 s movie pushed in real time into a regular MP4, stopped from another task once a
+    /// A 20 s movie pushed in real time into a regular MP4, stopped from another thread once a
     /// second of it is written: `run()` returns its summary, and the file is complete (indexed,
     /// read whole by ffprobe) with the pictures written so far, fewer than the movie's 500.
     @Test func stoppingARealTimeMuxFinishesTheFile() async throws {
@@ -20,16 +20,18 @@ import TestSupport
         try muxer.addVideo(try demuxer.videoTrack())
         let control = muxer.control
         // The stop waits for what was written (not for a time), so a loaded machine cannot
-        // make it come too early; pacing keeps the other 19 s from being written meanwhile.
+        // make it come too early; pacing keeps the other 19 s from being written meanwhile. It
+        // comes from a thread of its own: the paced muxer blocks a thread of the task pool, which
+        // a busy test run may have no other free thread of to run a stopping task on.
         let written = WrittenMicroseconds()
-        let stopper = Task {
-            while written.value.load(ordering: .acquiring) < 1_000_000 { try await Task.sleep(for: .milliseconds(10)) }
+        let stopper = Thread {
+            while written.value.load(ordering: .acquiring) < 1_000_000 { usleep(10_000) }
             control.stop()
         }
+        stopper.start()
         let summary = try await muxer.run { position in
             written.value.store(position.converted(to: Rational(1, 1_000_000)).value, ordering: .releasing)
         }
-        try await stopper.value
         #expect(control.isStopped)
 
         let probe = try Subprocess.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
