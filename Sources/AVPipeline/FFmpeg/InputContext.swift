@@ -87,7 +87,7 @@ final class InputContext {
         // local policy's; a local one only through those the policy names.
         let network: NetworkAddress? = if case .url(let address) = source { try NetworkAddress(address) } else { nil }
         self.network = network
-        isRTMPStream = network?.scheme.hasPrefix("rtmp") ?? false
+        isRTMPStream = network?.isRTMP ?? false
         if network == nil, let scheme = source.protocolName, !policy.allows(protocol: scheme) {
             throw .inputPolicy(path: path, reason: "it is read through the '\(scheme)' protocol, which the input policy does not allow (\(policy.protocolWhitelist))")
         }
@@ -192,7 +192,7 @@ final class InputContext {
             throw .notAMediaFile(path: path, reason: ffmpegErrorText(rc))
         }
         let name = String(cString: format!.pointee.name)
-        let readsPlaylists = network?.scheme.hasPrefix("http") == true
+        let readsPlaylists = network?.isHTTP == true
         let refused = readsPlaylists ? policy.refusedDemuxers.subtracting(["hls"]) : policy.refusedDemuxers
         if !policy.allowIndirection,
            let indirect = name.split(separator: ",").first(where: { refused.contains(String($0)) }) {

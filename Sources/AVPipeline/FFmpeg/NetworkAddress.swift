@@ -36,12 +36,17 @@ struct NetworkAddress: Sendable {
     /// protocols). The schemes and their protocols are `NetworkScheme`'s table.
     var protocols: Set<String> {
         guard let known = NetworkScheme(rawValue: scheme) else { return [] }
-        return Set(known.protocols).union(known.rawValue.hasPrefix("http") ? ["crypto"] : [])
+        return Set(known.protocols).union(known.isHTTP ? ["crypto"] : [])
     }
 
     /// What a playlist may name and its demuxer open directly: the input's own scheme (and, over
     /// HTTP, `crypto` for AES-128 segments, which wraps that scheme); never `tcp://` or `tls://` alone.
-    var nestedProtocols: Set<String> { scheme.hasPrefix("http") ? [scheme, "crypto"] : [scheme] }
+    var nestedProtocols: Set<String> { isHTTP ? [scheme, "crypto"] : [scheme] }
+
+    /// Read over HTTP(S) (`NetworkScheme.isHTTP`).
+    var isHTTP: Bool { NetworkScheme(rawValue: scheme)?.isHTTP ?? false }
+    /// Read over RTMP(S) (`NetworkScheme.isRTMP`).
+    var isRTMP: Bool { NetworkScheme(rawValue: scheme)?.isRTMP ?? false }
 
     /// A stream that exists only while it is sent: it cannot seek and is read from where it is
     /// when it is opened (a live HLS playlist is found live only once open: `InputContext.isLive`).
@@ -96,12 +101,12 @@ struct NetworkAddress: Sendable {
             reason = "host unreachable"
         case ECONNRESET, EPIPE:
             reason = "the connection was lost"
-        case EIO where opening && scheme.hasPrefix("http") && logged == nil:
+        case EIO where opening && isHTTP && logged == nil:
             // What FFmpeg's HTTP returns, without a word, after its 8th redirect.
             reason = "input/output error: too many redirects? (FFmpeg follows at most 8)"
         case EIO where !opening:
             // HTTP reconnects (`openOptions`); FFmpeg's other protocols do not.
-            reason = (scheme.hasPrefix("http") ? "the connection was lost and reconnecting failed" : "the connection was lost")
+            reason = (isHTTP ? "the connection was lost and reconnecting failed" : "the connection was lost")
                 + (logged.map { " (\($0))" } ?? "")
         case _ where protocols.contains("tls") && Self.isCertificateRefusal(logged):
             reason = CertificateCheck.advice + ": " + (logged ?? "")

@@ -92,7 +92,12 @@ public enum NetworkScheme: String, Sendable, CaseIterable {
 
     /// A live stream over one connection (not a series of requests): it exists only while it is
     /// sent, cannot seek, and is written in real time.
-    public var isLiveStream: Bool { self == .rtmp || self == .rtmps || self == .srt }
+    public var isLiveStream: Bool { isRTMP || self == .srt }
+
+    /// HTTP or HTTPS: a series of requests (an input may reconnect, an output is an upload).
+    var isHTTP: Bool { self == .http || self == .https }
+    /// RTMP or RTMPS.
+    var isRTMP: Bool { self == .rtmp || self == .rtmps }
 
     /// Whether its connection is TLS (and so checks the server's certificate).
     public var usesTLS: Bool { protocols.contains("tls") }
