@@ -36,8 +36,9 @@ public struct EncodedAudioOutput: Sendable {
     public var coverArt: CoverArt?
     /// How a network output (`rtmp://`, `srt://`, an HLS upload) is connected, reconnected and copied.
     public var network = NetworkOptions()
-    /// Written no faster than real time (a file pushed as a live stream).
-    public var realtime = false
+    /// Written no faster than real time (a file pushed as a live stream); nil decides by the
+    /// output, as `Muxer.Options.realtime` does: real time for a live stream (`rtmp://`, `srt://`).
+    public var realtime: Bool?
 
     /// An output of `container` at `path`; the rest as the fields say.
     public init(path: String, container: Container, overwrite: Bool = false, recording: Recording? = nil, hls: HLSOptions = .init(),
