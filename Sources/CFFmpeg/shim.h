@@ -325,6 +325,26 @@ static inline long *avp_certificate_refusal_count_slot(void) {
 }
 static inline long avp_certificate_refusal_count(void) { return __atomic_load_n(avp_certificate_refusal_count_slot(), __ATOMIC_RELAXED); }
 
+/// What FFmpeg's log said about one job's connections (a demuxer's input, a muxer's output): the
+/// two counts above, for that job alone. A job's FFmpeg calls run with its counters set on the
+/// calling thread (`avp_job_swap`), and FFmpeg logs on the thread that made the call, so each
+/// line is counted for the job whose call logged it, however many jobs share the process.
+struct avp_job_counters { long reconnections; long certificate_refusals; };
+
+static inline struct avp_job_counters **avp_job_slot(void) {
+    static _Thread_local struct avp_job_counters *job;
+    return &job;
+}
+/// Sets this thread's job (NULL: none); returns the one it replaces.
+static inline struct avp_job_counters *avp_job_swap(struct avp_job_counters *job) {
+    struct avp_job_counters **slot = avp_job_slot();
+    struct avp_job_counters *previous = *slot;
+    *slot = job;
+    return previous;
+}
+static inline long avp_job_reconnections(struct avp_job_counters *job) { return __atomic_load_n(&job->reconnections, __ATOMIC_RELAXED); }
+static inline long avp_job_certificate_refusals(struct avp_job_counters *job) { return __atomic_load_n(&job->certificate_refusals, __ATOMIC_RELAXED); }
+
 /// Hides secrets in a printed log line: given the formatted line, writes the redacted one into
 /// `out` (of `size` bytes, NUL-terminated) and returns 1, or returns 0 when nothing is hidden.
 typedef int (*avp_log_redactor)(const char *line, char *out, int size);
@@ -363,9 +383,13 @@ static inline void avp_log_callback(void *context, int level, const char *format
     int plain = level & 0xff;
     if (plain == AV_LOG_WARNING && format && strncmp(format, "Will reconnect at", 17) == 0) {
         __atomic_add_fetch(avp_reconnect_count_slot(), 1, __ATOMIC_RELAXED);
+        struct avp_job_counters *job = *avp_job_slot();
+        if (job) __atomic_add_fetch(&job->reconnections, 1, __ATOMIC_RELAXED);
     }
     if (plain <= AV_LOG_ERROR && format && strstr(format, "ertificate") /* Certificate, certificate */) {
         __atomic_add_fetch(avp_certificate_refusal_count_slot(), 1, __ATOMIC_RELAXED);
+        struct avp_job_counters *job = *avp_job_slot();
+        if (job) __atomic_add_fetch(&job->certificate_refusals, 1, __ATOMIC_RELAXED);
     }
     if (plain > AV_LOG_ERROR && plain > __atomic_load_n(avp_log_level_slot(), __ATOMIC_RELAXED)) return;
     struct avp_log_capture *capture = avp_log_capture_state();

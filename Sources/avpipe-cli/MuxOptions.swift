@@ -23,9 +23,14 @@ struct MuxLayoutOptions: ParsableArguments {
     /// --no-realtime, and waits for its server at most the command's --timeout, checking a TLS
     /// server's certificate as its --ca-file / --insecure say.
     func options(overwrite: Bool, output: String, input: InputOptions) -> Muxer.Options {
-        Muxer.Options(faststart: !noFaststart, fragmented: fragmented, overwrite: overwrite,
-                      realtime: network.realtime(for: output, asked: realtime), hls: hls.options,
-                      network: network.options(for: output, timeout: input.timeout, certificates: input.certificates.check))
+        var options = Muxer.Options()
+        options.faststart = !noFaststart
+        options.fragmented = fragmented
+        options.overwrite = overwrite
+        options.realtime = network.realtime(for: output, asked: realtime)
+        options.hls = hls.options
+        options.network = network.options(for: output, timeout: input.timeout, certificates: input.certificates.check)
+        return options
     }
 
     /// The container `output` is written in: `--format`, else its extension; standard output

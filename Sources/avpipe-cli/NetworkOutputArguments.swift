@@ -13,14 +13,11 @@ struct NetworkOutputArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Network outputs: also write every packet into this local file (fragmented .mp4, .mov, .mkv or .ts), completed to the end even when the network fails.", valueName: "file"))
     var keep: String?
 
-    /// Whether `output` is a network address.
-    static func isNetwork(_ output: String) -> Bool { output.contains("://") }
+    /// Whether `output` is a network address (the library's `OutputLocation` decides).
+    static func isNetwork(_ output: String) -> Bool { OutputLocation(output).isURL }
 
     /// Whether `output` is a live stream (RTMP, SRT), which is paced to real time unless told otherwise.
-    static func isStream(_ output: String) -> Bool {
-        let lower = output.lowercased()
-        return ["rtmp://", "rtmps://", "srt://"].contains { lower.hasPrefix($0) }
-    }
+    static func isStream(_ output: String) -> Bool { OutputLocation(output).isLiveStream }
 
     /// Refuses the options where `output` is a file, and a copy that would be the output.
     func check(output: String, realtime: Bool = false) throws {
@@ -39,7 +36,9 @@ struct NetworkOutputArguments: ParsableArguments {
     }
 
     /// Whether the muxer paces `output`: a stream unless --no-realtime, anything with --realtime.
-    func realtime(for output: String, asked: Bool) -> Bool { asked || (Self.isStream(output) && !noRealtime) }
+    func realtime(for output: String, asked: Bool) -> Bool {
+        asked || (Muxer.Options.realtimeByDefault(for: OutputLocation(output)) && !noRealtime)
+    }
 
     /// The library's options, each connection event printed as a notice; `timeout` (the command's
     /// `--timeout`, in seconds) bounds every connect and write to the server, and `certificates`

@@ -34,8 +34,9 @@ public enum FFmpegLog {
     static var printLevel: Int32 { avp_log_level() }
 
     /// How many times a network input's HTTP connection dropped and was reopened where it was
-    /// (FFmpeg's reconnect), in this process so far. Counted from FFmpeg's log, so only once a
-    /// level has been set (`setLevel`), whatever that level is.
+    /// (FFmpeg's reconnect), in this process so far, all jobs together (one input's own count is
+    /// `Demuxer.reconnections`). Counted from FFmpeg's log, so only once a level has been set
+    /// (`setLevel`), whatever that level is.
     public static var reconnections: Int { Int(avp_reconnect_count()) }
 
     /// How many times a TLS connection refused a server's certificate, in this process so far.
@@ -64,6 +65,35 @@ public enum FFmpegLog {
     static func installCallback() {
         avp_log_set_redactor(redactPrintedLine)
         avp_log_install_callback()
+    }
+}
+
+/// What FFmpeg's log says about one job's connections (a demuxer's input, a muxer's network
+/// output), counted for that job alone: run its FFmpeg calls in `attributing`. Here, in the file
+/// that installs the callback, because the shim's static inline functions keep their state (the
+/// thread's current job) per Swift file.
+final class ConnectionLog: @unchecked Sendable {
+    // @unchecked: the counters are only read and changed with atomic operations (shim.h).
+    private let counters: UnsafeMutablePointer<avp_job_counters>
+
+    init() {
+        counters = .allocate(capacity: 1)
+        counters.initialize(to: avp_job_counters(reconnections: 0, certificate_refusals: 0))
+        FFmpegLog.installCallback()
+    }
+
+    deinit { counters.deallocate() }
+
+    /// Times this job's HTTP connection dropped and FFmpeg reopened it where it was.
+    var reconnections: Int { Int(avp_job_reconnections(counters)) }
+    /// Times a TLS connection of this job refused the server's certificate.
+    var certificateRefusals: Int { Int(avp_job_certificate_refusals(counters)) }
+
+    /// Runs `body`, FFmpeg's log lines from this thread meanwhile counted for this job.
+    func attributing<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        let previous = avp_job_swap(counters)
+        defer { avp_job_swap(previous) }
+        return try body()
     }
 }
 

@@ -58,6 +58,9 @@ final class InputContext {
     private let policy: InputPolicy
     /// The address of a network input (nil for a local one): its errors are named from it.
     let network: NetworkAddress?
+    /// Counts what FFmpeg logs about this input's connection (HTTP reconnections) for this input
+    /// alone: its opens and reads run in `connectionLog.attributing`.
+    let connectionLog: ConnectionLog
     private let nestedOpens: NestedOpenGuard
     /// Freed after the format context (custom I/O is never closed by `avformat_close_input`); nil
     /// for a device, which its demuxer opens itself.
@@ -70,9 +73,13 @@ final class InputContext {
     /// `seeksOverSkippedData`: the file protocol's short-seek threshold is its `blocksize`
     /// (unlimited by default), so AVIO reads *through* every forward gap instead of seeking; a
     /// bounded blocksize makes it seek over the bytes of discarded streams.
+    /// `connectionLog`: where what FFmpeg logs about this input's connection is counted (a
+    /// demuxer's contexts share one: `Demuxer.reconnections`).
     init(source: InputSource, policy: InputPolicy = .default, interrupt: InterruptFlag? = nil,
-         findStreamInfo: Bool = true, seeksOverSkippedData: Bool = false) throws(AVPipelineError) {
+         findStreamInfo: Bool = true, seeksOverSkippedData: Bool = false,
+         connectionLog: ConnectionLog = ConnectionLog()) throws(AVPipelineError) {
         let path = source.label
+        self.connectionLog = connectionLog
         self.path = path
         self.policy = policy
         try policy.validate()
@@ -80,7 +87,7 @@ final class InputContext {
         // local policy's; a local one only through those the policy names.
         let network: NetworkAddress? = if case .url(let address) = source { try NetworkAddress(address) } else { nil }
         self.network = network
-        isRTMPStream = network?.scheme.hasPrefix("rtmp") ?? false
+        isRTMPStream = network?.isRTMP ?? false
         if network == nil, let scheme = source.protocolName, !policy.allows(protocol: scheme) {
             throw .inputPolicy(path: path, reason: "it is read through the '\(scheme)' protocol, which the input policy does not allow (\(policy.protocolWhitelist))")
         }
@@ -137,7 +144,9 @@ final class InputContext {
         // closure: a failed open leaves the options unconsumed, and withDictionary would otherwise
         // report them instead of what went wrong.
         try withDictionary(options) { options throws(AVPipelineError) in
-            let (outcome, logged) = FFmpegLog.explaining { () -> Int32 in avformat_open_input(&context, url ?? "", format, options) }
+            let (outcome, logged) = FFmpegLog.explaining { () -> Int32 in
+                connectionLog.attributing { avformat_open_input(&context, url ?? "", format, options) }
+            }
             let rc = (try? outcome.get()) ?? avp_error_einval()
             if rc < 0 {
                 try guardian.verify(path: path)
@@ -183,7 +192,7 @@ final class InputContext {
             throw .notAMediaFile(path: path, reason: ffmpegErrorText(rc))
         }
         let name = String(cString: format!.pointee.name)
-        let readsPlaylists = network?.scheme.hasPrefix("http") == true
+        let readsPlaylists = network?.isHTTP == true
         let refused = readsPlaylists ? policy.refusedDemuxers.subtracting(["hls"]) : policy.refusedDemuxers
         if !policy.allowIndirection,
            let indirect = name.split(separator: ",").first(where: { refused.contains(String($0)) }) {
@@ -226,7 +235,9 @@ final class InputContext {
         for index in perStream.indices {
             try check(av_dict_set(&perStream[index], "max_pixels", "\(side * side)", 0), "av_dict_set")
         }
-        let infoRC = perStream.withUnsafeMutableBufferPointer { avformat_find_stream_info(pointer, $0.baseAddress) }
+        let infoRC = connectionLog.attributing {
+            perStream.withUnsafeMutableBufferPointer { avformat_find_stream_info(pointer, $0.baseAddress) }
+        }
         try nestedOpens.verify(path: path)
         if infoRC == avp_error_exit() { throw .cancelled }
         if infoRC < 0, let network { throw Self.networkFailure(infoRC, network, policy: policy, logged: nil) }
@@ -282,7 +293,7 @@ final class InputContext {
     /// Reads the next packet into `packet`; false at end of file (or of a live stream: `liveEnd`).
     func read(into packet: Packet) throws(AVPipelineError) -> Bool {
         let started = isRTMPStream ? ContinuousClock.now : nil
-        let rc = av_read_frame(pointer, packet.pointer)
+        let rc = connectionLog.attributing { av_read_frame(pointer, packet.pointer) }
         if !nestedOpens.refused.isEmpty {
             packet.unref()
             try nestedOpens.verify(path: path)

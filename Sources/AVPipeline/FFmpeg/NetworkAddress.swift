@@ -10,23 +10,8 @@ struct NetworkAddress: Sendable {
     /// Its scheme, lowercased (`https`).
     let scheme: String
 
-    /// Each readable scheme and the FFmpeg protocols it needs underneath. `crypto` lets an HLS
-    /// playlist's AES-128 segments be read (it only wraps the same scheme's protocols).
-    static let protocolsByScheme: [String: Set<String>] = [
-        "http": ["http", "tcp", "crypto"],
-        "https": ["https", "tls", "tcp", "crypto"],
-        "rtmp": ["rtmp", "tcp"],
-        "rtmps": ["rtmps", "tls", "tcp"],
-        "srt": ["srt"],
-    ]
-
-    /// What `parse` takes for a network address: a scheme followed by `://`.
-    static func looksLikeURL(_ text: String) -> Bool {
-        guard let range = text.firstRange(of: "://") else { return false }
-        let scheme = text[..<range.lowerBound]
-        guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
-        return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
-    }
+    /// What `parse` takes for a network address: a scheme followed by `://` (`OutputLocation`'s rule).
+    static func looksLikeURL(_ text: String) -> Bool { OutputLocation.looksLikeURL(text) }
 
     /// Checks `url` is an address of a readable scheme that this FFmpeg has.
     init(_ url: String) throws(AVPipelineError) {
@@ -35,8 +20,8 @@ struct NetworkAddress: Sendable {
             throw .inputPolicy(path: url, reason: "not a network address (scheme://host/…); a local file is opened by its path")
         }
         let scheme = url[..<end].lowercased()
-        guard Self.protocolsByScheme[scheme] != nil else {
-            throw .inputPolicy(path: url, reason: "the '\(scheme)' protocol is not readable; network inputs are \(Self.protocolsByScheme.keys.sorted().joined(separator: ", "))")
+        guard NetworkScheme(rawValue: scheme) != nil else {
+            throw .inputPolicy(path: url, reason: "the '\(scheme)' protocol is not readable; network inputs are \(NetworkScheme.allCases.map(\.rawValue).sorted().joined(separator: ", "))")
         }
         guard let found = avio_find_protocol_name(url), String(cString: found) == scheme else {
             throw .unsupportedFormat("'\(url)': this FFmpeg has no '\(scheme)' protocol")
@@ -47,15 +32,25 @@ struct NetworkAddress: Sendable {
 
     /// The protocols the input, and everything it names, may be read through (the whitelist:
     /// the layers under the scheme included).
-    var protocols: Set<String> { Self.protocolsByScheme[scheme] ?? [] }
+    /// `crypto` lets an HLS playlist's AES-128 segments be read (it only wraps the same scheme's
+    /// protocols). The schemes and their protocols are `NetworkScheme`'s table.
+    var protocols: Set<String> {
+        guard let known = NetworkScheme(rawValue: scheme) else { return [] }
+        return Set(known.protocols).union(known.isHTTP ? ["crypto"] : [])
+    }
 
     /// What a playlist may name and its demuxer open directly: the input's own scheme (and, over
     /// HTTP, `crypto` for AES-128 segments, which wraps that scheme); never `tcp://` or `tls://` alone.
-    var nestedProtocols: Set<String> { scheme.hasPrefix("http") ? [scheme, "crypto"] : [scheme] }
+    var nestedProtocols: Set<String> { isHTTP ? [scheme, "crypto"] : [scheme] }
+
+    /// Read over HTTP(S) (`NetworkScheme.isHTTP`).
+    var isHTTP: Bool { NetworkScheme(rawValue: scheme)?.isHTTP ?? false }
+    /// Read over RTMP(S) (`NetworkScheme.isRTMP`).
+    var isRTMP: Bool { NetworkScheme(rawValue: scheme)?.isRTMP ?? false }
 
     /// A stream that exists only while it is sent: it cannot seek and is read from where it is
     /// when it is opened (a live HLS playlist is found live only once open: `InputContext.isLive`).
-    var isLiveByScheme: Bool { ["rtmp", "rtmps", "srt"].contains(scheme) }
+    var isLiveByScheme: Bool { NetworkScheme(rawValue: scheme)?.isLiveStream ?? false }
 
     /// The options of the input's own open, also handed to what it opens (HLS segments get
     /// `rw_timeout` from the playlist's context).
@@ -106,12 +101,12 @@ struct NetworkAddress: Sendable {
             reason = "host unreachable"
         case ECONNRESET, EPIPE:
             reason = "the connection was lost"
-        case EIO where opening && scheme.hasPrefix("http") && logged == nil:
+        case EIO where opening && isHTTP && logged == nil:
             // What FFmpeg's HTTP returns, without a word, after its 8th redirect.
             reason = "input/output error: too many redirects? (FFmpeg follows at most 8)"
         case EIO where !opening:
             // HTTP reconnects (`openOptions`); FFmpeg's other protocols do not.
-            reason = (scheme.hasPrefix("http") ? "the connection was lost and reconnecting failed" : "the connection was lost")
+            reason = (isHTTP ? "the connection was lost and reconnecting failed" : "the connection was lost")
                 + (logged.map { " (\($0))" } ?? "")
         case _ where protocols.contains("tls") && Self.isCertificateRefusal(logged):
             reason = CertificateCheck.advice + ": " + (logged ?? "")

@@ -87,7 +87,7 @@ enum Destination {
         case .file: break
         case .hlsFolder(let folder): try folder.verify(payloadBytes: payloadBytes)
         case .network(let network):
-            if !network.scheme.isStream {
+            if !network.scheme.isLiveStream {
                 try UploadReadBack(output: network, timeout: timeout, certificates: certificates, interrupt: interrupt).verify(live: live, payloadBytes: payloadBytes)
             }
         }

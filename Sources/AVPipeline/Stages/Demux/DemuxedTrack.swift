@@ -39,7 +39,7 @@ final class DemuxedTrackCore {
         readsInBackground = demuxer.options.readsInBackground
         seekCell = demuxer.seekCell
         reader = try TrackReader(source: demuxer.source, policy: demuxer.options.inputPolicy, track: track, streamCount: demuxer.info.tracks.count,
-                                 interrupt: interrupt, counters: counters,
+                                 interrupt: interrupt, connectionLog: demuxer.connectionLog, counters: counters,
                                  strict: demuxer.options.strict, status: demuxer.statusCell, shared: demuxer.shared,
                                  probed: demuxer.probed.take(), shortfall: demuxer.shortfall, fileEnd: demuxer.declaredEnd,
                                  durationDeclared: demuxer.declaresTrackDurations)

@@ -61,6 +61,13 @@ public final class Demuxer: Sendable {
     /// Codec parameters of every stream, in container order (shared read-only with the tracks).
     let parameters: [CodecParameters]
     let interrupt = InterruptFlag()
+    /// What FFmpeg logs about this input's connections, counted for this demuxer alone.
+    let connectionLog = ConnectionLog()
+
+    /// How many times this input's HTTP connection dropped and FFmpeg reopened it where it was
+    /// (its reconnect): the media is whole, but the link is unreliable. This input's own count,
+    /// whatever other inputs of the process do.
+    public var reconnections: Int { connectionLog.reconnections }
     let statusCell = DemuxStatusCell()
     /// The latest seek asked for; each track carries it out on its next pull.
     let seekCell = SeekRequests()
@@ -124,7 +131,7 @@ public final class Demuxer: Sendable {
         let file = source.isRegularFile
         let remote = if case .url = source { true } else { false }
         let context = try InputContext(source: source, policy: options.inputPolicy, interrupt: interrupt,
-                                       seeksOverSkippedData: file)
+                                       seeksOverSkippedData: file, connectionLog: connectionLog)
         isLive = context.isLive
         let described = MediaInfo(context: context)
         info = !remote && context.canSeek && FragmentedDuration.isFragmented(described)

@@ -109,7 +109,7 @@ final class TrackReader {
     private let seekPreroll: Int64
 
     init(source: InputSource, policy: InputPolicy, track: TrackInfo, streamCount: Int, interrupt: InterruptFlag,
-         counters: TrackCounters, strict: Bool, status: DemuxStatusCell, shared: SharedInput?,
+         connectionLog: ConnectionLog, counters: TrackCounters, strict: Bool, status: DemuxStatusCell, shared: SharedInput?,
          probed: InputContext? = nil, shortfall: String? = nil, fileEnd: MediaTime? = nil,
          durationDeclared: Bool = false) throws(AVPipelineError) {
         self.interrupt = interrupt
@@ -119,7 +119,8 @@ final class TrackReader {
         self.strict = strict
         self.status = status
         streamIndex = track.index
-        reopening = Reopening(source: source, policy: policy, track: track, streamCount: streamCount, interrupt: interrupt)
+        reopening = Reopening(source: source, policy: policy, track: track, streamCount: streamCount, interrupt: interrupt,
+                              connectionLog: connectionLog)
         let stream: UnsafeMutablePointer<AVStream>
         if let shared, try shared.register(stream: streamIndex) {
             input = .shared(shared)
@@ -503,10 +504,12 @@ private struct Reopening {
     let track: TrackInfo
     let streamCount: Int
     let interrupt: InterruptFlag
+    /// The demuxer's: a track's own connection counts as the input's.
+    let connectionLog: ConnectionLog
 
     func ownContext() throws(AVPipelineError) -> InputContext {
         let context = try InputContext(source: source, policy: policy, interrupt: interrupt, findStreamInfo: false,
-                                       seeksOverSkippedData: true)
+                                       seeksOverSkippedData: true, connectionLog: connectionLog)
         // Formats that discover streams while reading (MPEG-TS) and raw streams (whose timing comes
         // from probing) need the probe; a complete multi-stream header must not be probed, since
         // probing reads packets of every stream.

@@ -50,9 +50,12 @@ final class MuxWriter {
         self.finalPath = finalPath
         self.startShift = startShift
         self.tracks = tracks
-        opening = Opening(path: path, stream: stream, container: container, metadata: metadata, muxerOptions: muxerOptions, network: network)
-        (context, streams) = try Self.open(opening, tracks: tracks, chapters: chapters, coverArt: coverArt, attachments: attachments,
-                                           finalPath: finalPath)
+        let opening = Opening(path: path, stream: stream, container: container, metadata: metadata, muxerOptions: muxerOptions, network: network)
+        self.opening = opening
+        (context, streams) = try Self.counted(network) { () throws(AVPipelineError) in
+            try Self.open(opening, tracks: tracks, chapters: chapters, coverArt: coverArt, attachments: attachments,
+                          finalPath: finalPath)
+        }
         inputTimeBases = tracks.map { $0.timeBase.avValue }
         shiftTicks = Self.shiftTicks(startShift, streams: streams)
         stats = Array(repeating: StreamTally(), count: tracks.count)
@@ -61,6 +64,12 @@ final class MuxWriter {
             guard track.kind == .audio, rate > 0, Int64(track.timeBase.denominator) < Int64(rate) * Int64(track.timeBase.numerator) else { return nil }
             return (rate, avp_nopts_value())
         }
+    }
+
+    /// Runs `body`, what FFmpeg logs meanwhile counted for `network` (its `ConnectionLog`).
+    private static func counted<R>(_ network: NetworkConnection?, _ body: () throws(AVPipelineError) -> R) throws(AVPipelineError) -> R {
+        guard let network else { return try body() }
+        return try network.log.attributing(body)
     }
 
     /// Opens the output with one stream per track and writes its header.
@@ -115,7 +124,9 @@ final class MuxWriter {
     func reconnect() throws(AVPipelineError) {
         lostConnection = nil
         context.closeConnection()
-        (context, streams) = try Self.open(opening, tracks: tracks, chapters: [], coverArt: nil, finalPath: finalPath)
+        (context, streams) = try Self.counted(opening.network) { () throws(AVPipelineError) in
+            try Self.open(opening, tracks: tracks, chapters: [], coverArt: nil, finalPath: finalPath)
+        }
         shiftTicks = Self.shiftTicks(startShift, streams: streams)
     }
 
@@ -169,14 +180,16 @@ final class MuxWriter {
         }
         defer { if releasing { packet.unref() } }
         do {
-            try check(av_write_frame(context.pointer, p), "av_write_frame")
+            let rc = opening.network.map { network in network.log.attributing { av_write_frame(context.pointer, p) } }
+                ?? av_write_frame(context.pointer, p)
+            try check(rc, "av_write_frame")
         } catch {
             if let network = opening.network, case .ffmpeg(_, let code, _) = error {
                 if network.interrupt.isRaised { throw .cancelled }
                 let reason = network.describe(code, reason: nil)
                 // An HLS upload is a series of requests, each its own connection: one that
                 // failed is not reconnected.
-                guard network.output.scheme.isStream else {
+                guard network.output.scheme.isLiveStream else {
                     throw .outputWriteFailed(path: finalPath, reason: "uploading a segment or the playlist failed at \(Self.seconds(position)): \(reason)")
                 }
                 lostConnection = reason
@@ -189,11 +202,11 @@ final class MuxWriter {
 
     func finish() throws(AVPipelineError) {
         do {
-            try context.finish()
+            try Self.counted(opening.network) { () throws(AVPipelineError) in try context.finish() }
         } catch {
             if let network = opening.network, case .ffmpeg(_, let code, _) = error {
                 if network.interrupt.isRaised { throw .cancelled }
-                throw .outputWriteFailed(path: finalPath, reason: "finishing the \(network.output.scheme.isStream ? "stream" : "upload") failed: \(network.describe(code, reason: nil))")
+                throw .outputWriteFailed(path: finalPath, reason: "finishing the \(network.output.scheme.isLiveStream ? "stream" : "upload") failed: \(network.describe(code, reason: nil))")
             }
             throw WriteFailure.describe(error, path: finalPath)
         }

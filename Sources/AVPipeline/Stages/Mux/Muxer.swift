@@ -23,29 +23,39 @@ internal import CFFmpeg
 /// let summary = try await muxer.run()
 /// ```
 public final class Muxer {
-    /// How the muxer writes its output.
+    /// How the muxer writes its output: each field has a default, so a caller sets only what it
+    /// changes.
+    ///
+    /// ```swift
+    /// var options = Muxer.Options(container: .mp4)
+    /// options.fragmented = true
+    /// options.overwrite = true
+    /// ```
     public struct Options: Sendable {
         /// Which container; nil picks it from the output's extension.
         public var container: Container?
         /// Put `moov` before `mdat` so playback can start before the whole file is read.
-        public var faststart: Bool
+        public var faststart = true
         /// Write self-contained fragments (`moof`+`mdat`) that survive the process being killed.
-        public var fragmented: Bool
+        public var fragmented = false
         /// Longest fragment in fragmented mode (video fragments also start at each keyframe).
-        public var fragmentDuration: MediaTime
+        public var fragmentDuration: MediaTime = .seconds(1)
         /// Replace an existing file at the path (otherwise `.outputExists`).
-        public var overwrite: Bool
+        public var overwrite = false
         /// Write no faster than real time, like a live recording (the media's own clock paces it).
-        public var realtime: Bool
+        /// nil (the default) decides by the output: real time for a live stream (`rtmp://`,
+        /// `rtmps://`, `srt://`, which is expected in real time), as fast as possible otherwise
+        /// (`realtimeByDefault(for:)`); the `Muxer`'s own `options` say what it decided.
+        public var realtime: Bool?
         /// The file's tags (title, artist, album…; FFmpeg's names), e.g. an input's `MediaInfo.metadata`.
-        public var metadata: [String: String]
+        public var metadata: [String: String] = [:]
         /// Give each output track its input's tags (language, handler name…); the display matrix
         /// (rotation, mirroring) is always kept, since it is how the picture is meant to be shown.
-        public var keepsTrackMetadata: Bool
+        public var keepsTrackMetadata = true
         /// A cover picture for the file (MP4/M4A `covr`), e.g. an input's `Demuxer.coverArt`.
         public var coverArt: CoverArt?
         /// The file's chapters (times on the inputs' timeline), e.g. an input's `MediaInfo.chapters`.
-        public var chapters: [Chapter]
+        public var chapters: [Chapter] = []
         /// Files to attach (Matroska only, e.g. an input's `Demuxer.attachments`: the fonts its
         /// ASS subtitles use); other containers refuse them (see `Container.holdsAttachments`).
         public var attachments: [Attachment] = []
@@ -55,22 +65,30 @@ public final class Muxer {
         /// each other exactly. nil keeps the inputs' times as they are.
         public var timelineOrigin: MediaTime?
         /// How an `.m3u8` output (`Container.hls`) is cut and published.
-        public var hls: HLSOptions
+        public var hls = HLSOptions()
         /// How a network output (`rtmp://`, `srt://`, `http://…/NAME.m3u8`) is connected,
         /// reconnected and copied locally.
-        public var network: NetworkOptions
+        public var network = NetworkOptions()
         /// The inputs are live (a network stream, a capture device), so what is written cannot be
         /// made again: an input that fails part-way (a connection lost) leaves the output
         /// completed up to there and in place, and the error is still thrown; and an HLS output
         /// is written in place as it goes (see `HLSOptions.growing`). `realtime` implies the latter.
-        public var liveInput: Bool
+        public var liveInput = false
 
-        /// Options with each field as documented; the defaults write a faststart file of the container its name says.
+        /// The defaults (a faststart file of the container its name says, or `container`), each
+        /// field then set as needed.
+        public init(container: Container? = nil) {
+            self.container = container
+        }
+
+        /// The fields in one call; kept while callers move to `init(container:)` and properties.
+        @available(*, deprecated, message: "use Muxer.Options(container:) and set the properties that differ from the defaults")
         public init(container: Container? = nil, faststart: Bool = true, fragmented: Bool = false,
                     fragmentDuration: MediaTime = .seconds(1), overwrite: Bool = false, realtime: Bool = false,
                     metadata: [String: String] = [:], keepsTrackMetadata: Bool = true, coverArt: CoverArt? = nil,
                     chapters: [Chapter] = [], timelineOrigin: MediaTime? = nil, hls: HLSOptions = .init(),
                     network: NetworkOptions = .init(), liveInput: Bool = false) {
+            self.init(container: container)
             self.liveInput = liveInput
             self.hls = hls
             self.network = network
@@ -80,25 +98,29 @@ public final class Muxer {
             self.realtime = realtime
             self.metadata = metadata
             self.keepsTrackMetadata = keepsTrackMetadata
-            self.container = container
             self.faststart = faststart
             self.fragmented = fragmented
             self.fragmentDuration = fragmentDuration
             self.overwrite = overwrite
         }
 
+        /// Whether an output at `location` is written in real time when `realtime` is nil: a live
+        /// stream is (a server expects it at its own pace, and a receiver plays it as it comes).
+        public static func realtimeByDefault(for location: OutputLocation) -> Bool { location.isLiveStream }
+
         /// `hls` as the output is written: an HLS stream of live or paced inputs that keeps no
         /// window is a recording, written in place as it goes (`HLSOptions.growing`).
         public var hlsAsWritten: HLSOptions {
             var hls = hls
-            if liveInput || realtime, !hls.live { hls.growing = true }
+            if liveInput || realtime == true, !hls.live { hls.growing = true }
             return hls
         }
     }
 
     /// Where the output is written.
     public let path: String
-    /// The options the muxer was made with.
+    /// The options the muxer was made with, as it applies them: `realtime` decided (never nil),
+    /// `hls` as written (`Options.hlsAsWritten`).
     public let options: Options
     /// The container written, from the options or the path's extension.
     public let container: Container
@@ -112,14 +134,20 @@ public final class Muxer {
     private var origin: MediaTime?
     /// The priming and padding the finished file records (one AAC track, no video), after `run`.
     public private(set) var gapless: GaplessInfo?
+    /// Stops `run()` cleanly from another task or thread (see `Control`).
+    public let control = Control()
+
+    /// Ends `run()` cleanly at the next packet, keeping a complete output (`Control.stop()`; from
+    /// another task, call it on `control`).
+    public func stop() { control.stop() }
 
     /// Checks the output (folder exists and is writable, no file in the way; an address's scheme
     /// and container) before any input is read.
     ///
     /// `path` is a file name or a network address: `rtmp://host/app/key` (and `rtmps://`) pushes
     /// FLV (H.264 + AAC), `srt://host:port` an MPEG-TS, and `http(s)://host/path/NAME.m3u8`
-    /// uploads an HLS stream with HTTP PUT. The server is connected when `run()` starts. For a
-    /// stream, set `Options.realtime` when the input is a file (a stream is expected in real time).
+    /// uploads an HLS stream with HTTP PUT. The server is connected when `run()` starts. A stream is
+    /// written in real time unless `Options.realtime` says otherwise (a stream is expected so).
     public init(path: String, options: Options = .init()) throws {
         guard let container = options.container ?? Container(path: path), container.isMultiTrack else {
             throw AVPipelineError.unsupportedFormat("cannot tell the container from '\(path)': use \(Container.extensionsText)")
@@ -132,6 +160,7 @@ public final class Muxer {
             throw AVPipelineError.invalidOption(name: "fragment duration", value: "\(options.fragmentDuration)", reason: "must be positive")
         }
         var options = options
+        options.realtime = options.realtime ?? Options.realtimeByDefault(for: OutputLocation(path, container: container))
         options.hls = options.hlsAsWritten
         self.path = path
         self.options = options
@@ -141,7 +170,7 @@ public final class Muxer {
                                  overwrite: options.overwrite, hls: options.hls)
         if let copy = options.network.localCopy {
             guard let copyContainer = Container(path: copy), copyContainer.isMultiTrack, copyContainer.canFragment,
-                  copyContainer != .hls, copyContainer != .flv, !NetworkOutput.looksLikeURL(copy) else {
+                  copyContainer != .hls, copyContainer != .flv, !OutputLocation(copy).isURL else {
                 throw AVPipelineError.invalidOption(name: "local copy", value: copy, reason: "a local copy is a fragmented .mp4, .mov, .mkv or .ts file")
             }
             copyTarget = (try Destination(path: copy, container: copyContainer, inPlace: true, overwrite: options.overwrite, hls: options.hls),
@@ -154,7 +183,7 @@ public final class Muxer {
     /// A network address written as `Muxer(url:)`: the same as `init(path:options:)`, but a local
     /// file name is refused, so code that means to stream says so.
     public convenience init(url: String, options: Options = .init()) throws {
-        guard NetworkOutput.looksLikeURL(url) else {
+        guard OutputLocation(url).isURL else {
             throw AVPipelineError.invalidOption(name: "url", value: url, reason: "not a network address (rtmp://, rtmps://, srt://, http(s)://…/NAME.m3u8)")
         }
         try self.init(path: url, options: options)
@@ -224,8 +253,8 @@ public final class Muxer {
         return tracks.count - 1
     }
 
-    /// Pulls every input to its end and writes the file; it is complete and in place on return.
-    /// Callable once.
+    /// Pulls every input to its end, or until `stop()`, and writes the file; it is complete and in
+    /// place on return. Callable once.
     @discardableResult
     public func run(progress: ((MediaTime) -> Void)? = nil) async throws -> MuxSummary {
         guard !started else { throw AVPipelineError.invalidOption(name: "run", value: path, reason: "a muxer runs once") }
@@ -322,8 +351,9 @@ public final class Muxer {
                             progress: ((MediaTime) -> Void)?) async throws {
         var pacer = RealTimePacer()
         var connections = 1
-        let tracks = tracks, realtime = options.realtime  // read once, not per packet
+        let tracks = tracks, realtime = options.realtime == true  // read once, not per packet
         while let (index, time, packet) = queue.popEarliest() {
+            if control.isStopped { return }
             let track = tracks[index]
             // An immediate input checks for cancellation on every pull already.
             if !track.isImmediate { try checkCancellation() }
@@ -333,7 +363,9 @@ public final class Muxer {
                 pacer.restart()
             }
             // A stream given up on paces nothing: the local copy is written to the end at once.
-            if realtime && push?.failure == nil { try pacer.wait(until: time) }
+            if realtime && push?.failure == nil { try pacer.wait(until: time, unless: control) }
+            // Stopped: the output ends here, finished as if the inputs had.
+            if control.isStopped { return }
             if let push {
                 try await push.write(packet, track: index)
                 if let progress, let position = push.position { progress(position) }
@@ -438,55 +470,11 @@ public final class Muxer {
         return options
     }
 
-    private var fileOptions: [String: String] { fileOptions(container, target, fragmented: options.fragmented) }
+    private var fileOptions: [String: String] { options.muxerFlags(container, target, fragmented: options.fragmented) }
 
-    /// The muxer's options for the local copy (`NetworkOptions.localCopy`): fragmented, and for
-    /// MP4/MOV with the `moov` written with the first fragment (`delay_moov`), when every track's
-    /// first time is known. Written before any packet (`empty_moov`), it cannot say that a track
-    /// starts later than the first packet written (an AAC track starting 57 ms after the video,
-    /// whose B-frame delay the muxer shifts every time by): the mov muxer puts that track's first
-    /// packet at 0 ("starts with a nonzero dts … while the moov already has been written").
+    /// The muxer's options for the local copy (`NetworkOptions.localCopy`): see `Options.localCopyFlags`.
     private func localCopyOptions(_ container: Container, _ target: Destination) -> [String: String] {
-        var options = fileOptions(container, target, fragmented: true)
-        if container.isISOBMFF, let flags = options["movflags"] { options["movflags"] = flags + "+delay_moov" }
-        return options
-    }
-
-    /// The muxer's options for `container` written to `target` (`fragmented`: in self-contained
-    /// pieces that survive the process being killed).
-    private func fileOptions(_ container: Container, _ target: Destination, fragmented: Bool) -> [String: String] {
-        if case .hlsFolder(let folder) = target { return options.hls.muxerOptions(folder) }
-        if let network = target.network {
-            if container == .hls { return options.hls.muxerOptions(upload: network, timeout: options.network.timeout) }
-            // A stream's length and size are not known at its start and cannot be written back.
-            if container == .flv { return ["flvflags": "no_duration_filesize"] }
-        }
-        if container == .flv { return fragmented ? ["flush_packets": "1"] : [:] }
-        if container.isMatroska {
-            // Matroska is a series of clusters already: "fragmented" closes one at least every
-            // fragment duration and hands it to the OS at once.
-            let milliseconds = options.fragmentDuration.converted(to: Rational(1, 1000)).value
-            return fragmented ? ["cluster_time_limit": "\(milliseconds)", "flush_packets": "1"] : [:]
-        }
-        if container == .ts {
-            // A transport stream is always readable up to its last packet; "fragmented" only
-            // hands what is written to the OS at once. max_delay: the 0.7 s of decoder buffering
-            // ffmpeg allows, which puts the first presentation 1.4 s after the clock starts, as
-            // players (and the T-STD buffer model) expect.
-            return ["max_delay": "700000"].merging(fragmented ? ["flush_packets": "1"] : [:]) { $1 }
-        }
-        if fragmented {
-            let microseconds = options.fragmentDuration.converted(to: Rational(1, 1_000_000)).value
-            // flush_packets: hand each completed fragment to the OS at once (libavformat only does
-            // so by itself for unseekable outputs), so a killed process loses the current one only.
-            var flags = ["movflags": "+frag_keyframe+empty_moov+default_base_moof", "frag_duration": "\(microseconds)",
-                         "flush_packets": "1"]
-            // default_base_moof makes the mp4 muxer's major brand `iso5`, which some readers
-            // (AtomicParsley) refuse; `isom` is accurate too, and `iso6` stays a compatible brand.
-            if container == .mp4 { flags["brand"] = "isom" }
-            return flags
-        }
-        return options.faststart ? ["movflags": "+faststart"] : [:]
+        options.localCopyFlags(container, target)
     }
 
     private static func decodeTime(_ packet: Packet, _ track: MuxTrack) -> MediaTime {

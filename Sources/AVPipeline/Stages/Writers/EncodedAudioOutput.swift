@@ -36,8 +36,9 @@ public struct EncodedAudioOutput: Sendable {
     public var coverArt: CoverArt?
     /// How a network output (`rtmp://`, `srt://`, an HLS upload) is connected, reconnected and copied.
     public var network = NetworkOptions()
-    /// Written no faster than real time (a file pushed as a live stream).
-    public var realtime = false
+    /// Written no faster than real time (a file pushed as a live stream); nil decides by the
+    /// output, as `Muxer.Options.realtime` does: real time for a live stream (`rtmp://`, `srt://`).
+    public var realtime: Bool?
 
     /// An output of `container` at `path`; the rest as the fields say.
     public init(path: String, container: Container, overwrite: Bool = false, recording: Recording? = nil, hls: HLSOptions = .init(),
@@ -66,15 +67,26 @@ public struct EncodedAudioOutput: Sendable {
                 return try await MP4Writer(upstream: stream, path: path, brand: container, overwrite: overwrite, metadata: metadata,
                                            coverArt: coverArt).run(progress: progress)
             }
-            return try await mux(stream, options: .init(container: container, overwrite: overwrite, realtime: realtime, hls: hls, network: network),
-                                 progress: progress)
+            return try await mux(stream, options: muxerOptions(container), progress: progress)
         }
         // A recording is written under its final name in fragments, so a killed run keeps all
         // but the last (Matroska and TS are such a series by nature).
         let fragmented = !(recording.faststart && container.isGapless)
-        return try await mux(stream, options: .init(container: container, fragmented: fragmented, fragmentDuration: recording.fragment,
-                                                    overwrite: overwrite, realtime: realtime, hls: hls, network: network, liveInput: true),
-                             progress: progress)
+        var options = muxerOptions(container)
+        options.fragmented = fragmented
+        options.fragmentDuration = recording.fragment
+        options.liveInput = true
+        return try await mux(stream, options: options, progress: progress)
+    }
+
+    /// The `Muxer`'s options for `container` as this output's fields say.
+    private func muxerOptions(_ container: Container) -> Muxer.Options {
+        var options = Muxer.Options(container: container)
+        options.overwrite = overwrite
+        options.realtime = realtime
+        options.hls = hls
+        options.network = network
+        return options
     }
 
     private func mux<Upstream: SampleSource>(_ stream: Upstream, options: Muxer.Options,
@@ -85,7 +97,7 @@ public struct EncodedAudioOutput: Sendable {
         let summary = try await muxer.run(progress: progress)
         // Complete: fragments no longer need to protect it, and a regular file can say where the audio lies.
         // A pipe or device was written as a stream: there is nothing to read back and rewrite.
-        if options.fragmented, container.isGapless, !StreamOutput.isStream(path), !path.contains("://"), let gapless = muxer.gapless {
+        if options.fragmented, container.isGapless, !StreamOutput.isStream(path), !OutputLocation(path).isURL, let gapless = muxer.gapless {
             try await FragmentedRecording.finish(path: path, container: container, gapless: gapless)
         }
         return WriteSummary(path: summary.path, packets: summary.tracks.first?.packets ?? 0, bytes: summary.tracks.first?.bytes ?? 0,

@@ -15,8 +15,12 @@ public final class MP4Writer<Upstream: SampleSource, C: AudioCodecKind> where Up
         guard brand == .mp4 || brand == .m4a else {
             throw AVPipelineError.unsupportedFormat("an MP4Writer writes .mp4 or .m4a, not \(brand.rawValue)")
         }
-        muxer = try Muxer(path: path, options: .init(container: brand, faststart: faststart, overwrite: overwrite,
-                                                     metadata: metadata, coverArt: coverArt))
+        var options = Muxer.Options(container: brand)
+        options.faststart = faststart
+        options.overwrite = overwrite
+        options.metadata = metadata
+        options.coverArt = coverArt
+        muxer = try Muxer(path: path, options: options)
         try muxer.addAudio(upstream)
     }
 

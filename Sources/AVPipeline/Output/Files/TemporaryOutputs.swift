@@ -6,12 +6,14 @@ import Darwin
 
 /// Every temporary output file not yet committed, process-wide, so a process that must end at once
 /// (a stop signal while a read is blocked on a pipe or a stalled disk, where cancellation cannot
-/// reach) can still leave nothing behind.
+/// reach) can still leave nothing behind. Only the program that owns the process may use it (the
+/// command line, through `package` access): it closes the registry for good, so a library user
+/// calling it would make every later output in the process fail.
 public enum TemporaryOutputs {
     /// Removes every uncommitted temporary output and refuses new ones and commits from then on.
     /// For a process about to `_exit`; fragmented recordings written in place are kept, as a
-    /// killed process would leave them.
-    public static func removeAll() {
+    /// killed process would leave them. `package`: not for library users (see the type's comment).
+    package static func removeAll() {
         registry.locked { paths, closed in
             for path in paths { unlink(path) }
             paths.removeAll()

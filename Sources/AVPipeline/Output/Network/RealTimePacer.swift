@@ -36,9 +36,9 @@ struct RealTimePacer {
         (start, first, sendingUntil) = (clock.now, nil, clock.now)
     }
 
-    /// Returns once the packet at `time` is due (or due within the current wake-up's burst);
-    /// throws `.cancelled` when the task is cancelled meanwhile.
-    mutating func wait(until time: MediaTime) throws(AVPipelineError) {
+    /// Returns once the packet at `time` is due (or due within the current wake-up's burst), or
+    /// at once when `control` is stopped meanwhile; throws `.cancelled` when the task is cancelled.
+    mutating func wait(until time: MediaTime, unless control: Muxer.Control? = nil) throws(AVPipelineError) {
         let origin = first ?? time
         first = origin
         let micro = Rational(1, 1_000_000)
@@ -46,6 +46,7 @@ struct RealTimePacer {
         if due <= sendingUntil { return }
         while true {
             if Task.isCancelled { throw .cancelled }
+            if control?.isStopped == true { return }
             let now = clock.now
             let left = due - now
             guard left > .zero else {

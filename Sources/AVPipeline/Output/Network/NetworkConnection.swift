@@ -15,13 +15,13 @@ struct NetworkConnection {
     /// How a TLS connection checks the server's certificate.
     let certificates: CertificateCheck
     let interrupt: InterruptFlag
-    /// FFmpeg's count of refused certificates when the connection was made: a muxer's own
-    /// requests (an upload's segments) fail with a bare EIO, and a count gone up says why.
-    private let certificateRefusals: Int
+    /// What FFmpeg logged about this connection alone (its writes run in `log.attributing`): a
+    /// muxer's own requests (an upload's segments) fail with a bare EIO, and a refused
+    /// certificate counted here says why — whatever other jobs of the process do meanwhile.
+    let log = ConnectionLog()
 
     init(output: NetworkOutput, timeout: Duration, certificates: CertificateCheck, interrupt: InterruptFlag) {
         (self.output, self.timeout, self.certificates, self.interrupt) = (output, timeout, certificates, interrupt)
-        certificateRefusals = FFmpegLog.certificateRefusals
     }
 
     /// The protocol options given to `avio_open2` (the hls muxer gets its own, see `HLSOptions`).
@@ -36,7 +36,7 @@ struct NetworkConnection {
 
     /// What a TLS connection is told about checking the server's certificate; nothing without TLS.
     var tlsOptions: [String: String] {
-        [.rtmps, .https].contains(output.scheme) ? certificates.tlsOptions() : [:]
+        output.scheme.usesTLS ? certificates.tlsOptions() : [:]
     }
 
     /// `timeout` in microseconds, FFmpeg's unit for it.
@@ -48,7 +48,7 @@ struct NetworkConnection {
     /// What a failed connect, write or request of this connection means, in words (see the static
     /// `describe`), or that a server's certificate was refused since the connection was made.
     func describe(_ code: Int32, reason: String?) -> String {
-        if FFmpegLog.certificateRefusals > certificateRefusals, !NetworkAddress.isCertificateRefusal(reason) {
+        if log.certificateRefusals > 0, !NetworkAddress.isCertificateRefusal(reason) {
             return Self.describe(code, reason: "certificate refused (\(ffmpegErrorText(code)))")
         }
         return Self.describe(code, reason: reason)

@@ -61,7 +61,7 @@ struct UploadReadBack {
         var callback = interrupt.callback
         var context: UnsafeMutablePointer<AVIOContext>? = nil
         let rc = try withDictionary(connection.protocolOptions, rejectingUnused: false) { options in
-            avio_open2(&context, url, avp_avio_flag_read(), &callback, options)
+            connection.log.attributing { avio_open2(&context, url, avp_avio_flag_read(), &callback, options) }
         }
         guard rc >= 0, let context else {
             if interrupt.isRaised { throw .cancelled }

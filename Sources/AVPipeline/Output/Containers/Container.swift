@@ -53,7 +53,7 @@ public enum Container: String, Sendable, CaseIterable {
     /// The one place output names are read.
     public init?(path: String) {
         // A stream's address says its container (an RTMP stream name has no extension).
-        if let container = NetworkOutput.Scheme(of: path)?.impliedContainer {
+        if let container = NetworkScheme(of: path)?.impliedContainer {
             self = container
             return
         }

@@ -7,7 +7,9 @@ public enum FragmentedRecording {
     public static func finish(path: String, container: Container, gapless: GaplessInfo) async throws {
         let demuxer = try Demuxer(path: path)
         let restored = GaplessRestore(upstream: try demuxer.audioTrack(), gapless: gapless)
-        let muxer = try Muxer(path: path, options: .init(container: container, faststart: true, overwrite: true))
+        var options = Muxer.Options(container: container)
+        options.overwrite = true
+        let muxer = try Muxer(path: path, options: options)
         try muxer.addAudio(restored, label: path)
         try await muxer.run()
     }

@@ -4,58 +4,15 @@ internal import CFFmpeg
 /// `srt://`) or an HLS stream uploaded with HTTP PUT (`http(s)://…/NAME.m3u8`). libavformat opens
 /// it itself: nothing is staged, committed or taken back, so only containers that stream go there.
 struct NetworkOutput {
-    /// The schemes avpipe writes to, each with the protocols it may use underneath (FFmpeg's
-    /// `protocol_whitelist`): an address never leads to a local file or another protocol.
-    enum Scheme: String, CaseIterable {
-        case rtmp, rtmps, srt, http, https
-
-        /// The scheme of `path` when it is one of these (`RTMP://` too), nil for anything else.
-        init?(of path: String) {
-            guard let colon = path.firstIndex(of: ":"), path[colon...].hasPrefix("://"),
-                  let scheme = Scheme(rawValue: path[..<colon].lowercased()) else { return nil }
-            self = scheme
-        }
-
-        /// What a stream to this scheme is written in: FLV over RTMP, MPEG-TS over SRT (as ffmpeg
-        /// and SRT receivers expect); nil for HTTP, where the name says (an HLS playlist).
-        var impliedContainer: Container? {
-            switch self {
-            case .rtmp, .rtmps: .flv
-            case .srt: .ts
-            case .http, .https: nil
-            }
-        }
-
-        /// A live stream over one connection (not a series of uploads).
-        var isStream: Bool { impliedContainer != nil }
-
-        var whitelist: String {
-            switch self {
-            case .rtmp: "rtmp,tcp"
-            case .rtmps: "rtmps,tls,tcp"
-            case .srt: "srt"
-            case .http: "http,tcp"
-            case .https: "https,tls,tcp"
-            }
-        }
-    }
-
     let url: String
-    let scheme: Scheme
-
-    /// Whether `path` is written as an address (`scheme://…`) rather than a file name; such a
-    /// path with a scheme avpipe does not write to is refused by `init(path:container:)`.
-    static func looksLikeURL(_ path: String) -> Bool {
-        guard let colon = path.firstIndex(of: ":"), colon != path.startIndex, path[colon...].hasPrefix("://") else { return false }
-        return path[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
-    }
+    let scheme: NetworkScheme
 
     /// The address `path` names, checked for `container`; nil when `path` is a file name.
     init?(path: String, container: Container) throws(AVPipelineError) {
-        guard Self.looksLikeURL(path) else { return nil }
+        guard case .url(_, let scheme) = OutputLocation(path) else { return nil }
         Redaction.registerSecrets(of: path)
         let supported = "avpipe writes to rtmp://, rtmps://, srt:// (a live stream) and http(s)://…/NAME.m3u8 (an HLS upload)"
-        guard let scheme = Scheme(of: path) else {
+        guard let scheme else {
             throw .invalidOption(name: "output", value: path, reason: supported)
         }
         guard avio_find_protocol_name(path) != nil else {
@@ -78,7 +35,7 @@ struct NetworkOutput {
         }
         url = path
         self.scheme = scheme
-        if !scheme.isStream { try checkPlaylistName() }
+        if !scheme.isLiveStream { try checkPlaylistName() }
     }
 
     // MARK: HLS upload
