@@ -51,7 +51,9 @@ struct HLS: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let options = Muxer.Options(overwrite: outputOptions.overwrite, realtime: realtime, hls: hls.options, network: network.options(for: output, timeout: inputOptions.timeout, certificates: inputOptions.certificates.check))
+        var options = Muxer.Options()
+        (options.overwrite, options.realtime, options.hls) = (outputOptions.overwrite, realtime, hls.options)
+        options.network = network.options(for: output, timeout: inputOptions.timeout, certificates: inputOptions.certificates.check)
         let job = CopyJob(input: input, output: output, container: .hls, audio: audioTrack?.choice ?? .all,
                           video: audioOnly ? .none : videoTrack?.choice ?? .all, subtitles: !audioOnly, keepsMetadata: true,
                           options: options, demuxerOptions: inputOptions.demuxerOptions)

@@ -34,8 +34,10 @@ extension RecordingSession {
     private func mux(_ camera: VideoCapture, sound: (capture: DeviceCapture, asked: DeviceCapture.Options)?,
                      events: (@Sendable (RecordingEvent) -> Void)?) async throws {
         let fragmented = [.mp4, .mov].contains(container) && !options.faststart
-        let muxer = try Muxer(path: output, options: .init(container: container, fragmented: fragmented, fragmentDuration: options.fragmentDuration,
-                                                           overwrite: options.overwrite, hls: options.hls, network: options.network, liveInput: true))
+        var muxerOptions = Muxer.Options(container: container)
+        (muxerOptions.fragmented, muxerOptions.fragmentDuration, muxerOptions.overwrite) = (fragmented, options.fragmentDuration, options.overwrite)
+        (muxerOptions.hls, muxerOptions.network, muxerOptions.liveInput) = (options.hls, options.network, true)
+        let muxer = try Muxer(path: output, options: muxerOptions)
         var encoding = options.liveVideoEncoding
         // Each fragment starts at a keyframe: one at least every fragment.
         if fragmented, encoding.keyframeEvery == nil, encoding.keyframeInterval == nil { encoding.keyframeEvery = options.fragmentDuration }

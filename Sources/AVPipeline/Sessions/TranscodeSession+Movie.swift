@@ -4,9 +4,9 @@ extension TranscodeSession {
     /// Annex B stream).
     func runMovie(_ demuxer: Demuxer, _ context: Context) async throws -> TranscodeSummary {
         try TranscodeMessages.ensureStart(options.start, within: demuxer.info)
-        var muxerOptions = Muxer.Options(container: container, overwrite: options.overwrite, realtime: context.realtime,
-                                         keepsTrackMetadata: options.keepsMetadata, hls: options.hls, network: context.network,
-                                         liveInput: demuxer.isLive)
+        var muxerOptions = Muxer.Options(container: container)
+        (muxerOptions.overwrite, muxerOptions.realtime, muxerOptions.keepsTrackMetadata) = (options.overwrite, context.realtime, options.keepsMetadata)
+        (muxerOptions.hls, muxerOptions.network, muxerOptions.liveInput) = (options.hls, context.network, demuxer.isLive)
         let plan = try TranscodePlan(info: demuxer.info, container: container, video: try options.video.work(into: container),
                                      audio: audioWork, audioTrack: options.audio.track, subtitles: options.subtitles,
                                      start: options.start, duration: options.duration, hls: muxerOptions.hlsAsWritten,

@@ -108,7 +108,7 @@ func packetsInFileOrder(_ path: String) throws -> [(stream: Int, dts: Double)] {
     func faststartDecidesWhetherMoovPrecedesMdat(faststart: Bool) async throws {
         let folder = TemporaryDirectory()
         try MediaFactory.tone(folder.file("in.wav"), seconds: 1)
-        let muxer = try Muxer(path: folder.file("out.m4a"), options: .init(faststart: faststart))
+        let muxer = try Muxer(path: folder.file("out.m4a"), options: .testing(faststart: faststart))
         try muxer.addAudio(try FileCapture(path: folder.file("in.wav")).encodeAAC())
         try await muxer.run()
         let types = try ContainerOracles.topLevelBoxes(folder.file("out.m4a")).map(\.type)
@@ -121,7 +121,7 @@ func packetsInFileOrder(_ path: String) throws -> [(stream: Int, dts: Double)] {
     @Test func fragmentedOutputIsASeriesOfFragments() async throws {
         let folder = TemporaryDirectory()
         try MediaFactory.tone(folder.file("in.wav"), seconds: 5)
-        let muxer = try Muxer(path: folder.file("out.mp4"), options: .init(fragmented: true))
+        let muxer = try Muxer(path: folder.file("out.mp4"), options: .testing(fragmented: true))
         try muxer.addAudio(try FileCapture(path: folder.file("in.wav")).encodeAAC())
         let summary = try await muxer.run()
         let types = try ContainerOracles.topLevelBoxes(folder.file("out.mp4")).map(\.type)
@@ -136,7 +136,7 @@ func packetsInFileOrder(_ path: String) throws -> [(stream: Int, dts: Double)] {
         let folder = TemporaryDirectory()
         try MediaFactory.tone(folder.file("in.wav"), seconds: 2, channels: 2)
         for (name, fragmented) in [("plain.m4a", false), ("fragmented.mp4", true)] {
-            let muxer = try Muxer(path: folder.file(name), options: .init(fragmented: fragmented))
+            let muxer = try Muxer(path: folder.file(name), options: .testing(fragmented: fragmented))
             try muxer.addAudio(try FileCapture(path: folder.file("in.wav")).encodeAAC())
             try await muxer.run()
             let tree = try ContainerOracles.atomicParsley(folder.file(name))
@@ -176,7 +176,7 @@ func packetsInFileOrder(_ path: String) throws -> [(stream: Int, dts: Double)] {
         }
         for fragmented in [false, true] {
             #expect(throws: AVPipelineError.self) {
-                try Muxer(path: readOnly + "/out.mp4", options: .init(fragmented: fragmented))
+                try Muxer(path: readOnly + "/out.mp4", options: .testing(fragmented: fragmented))
             }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: readOnly).isEmpty)
@@ -190,7 +190,7 @@ func packetsInFileOrder(_ path: String) throws -> [(stream: Int, dts: Double)] {
         try MediaFactory.tone(folder.file("in.wav"), seconds: 5)
         // The muxer (owner of the temporary file) is released when this returns.
         func cancelledRun(fragmented: Bool) async throws {
-            let muxer = try Muxer(path: folder.file("out.mp4"), options: .init(fragmented: fragmented))
+            let muxer = try Muxer(path: folder.file("out.mp4"), options: .testing(fragmented: fragmented))
             try muxer.addAudio(try FileCapture(path: folder.file("in.wav")).encodeAAC())
             let task = Task {
                 try await muxer.run(progress: { position in
@@ -214,7 +214,7 @@ func packetsInFileOrder(_ path: String) throws -> [(stream: Int, dts: Double)] {
         let folder = TemporaryDirectory()
         try MediaFactory.tone(folder.file("in.wav"), seconds: 1)
         for fragmented in [false, true] {
-            let muxer = try Muxer(path: folder.file("out.mp4"), options: .init(fragmented: fragmented))
+            let muxer = try Muxer(path: folder.file("out.mp4"), options: .testing(fragmented: fragmented))
             try muxer.addAudio(try FileCapture(path: folder.file("in.wav")).encodeAAC())
             let task = Task { try await muxer.run() }
             task.cancel()
@@ -232,7 +232,9 @@ func packetsInFileOrder(_ path: String) throws -> [(stream: Int, dts: Double)] {
                                          videoArguments: ["-g", "25", "-keyint_min", "25", "-sc_threshold", "0"], audio: false)
         try MediaFactory.tone(folder.file("a.wav"), seconds: 6)
         let playlist = folder.file("s.m3u8")
-        let muxer = try Muxer(path: playlist, options: .init(container: .hls, hls: HLSOptions(segmentDuration: .seconds(2), segments: segments)))
+        var options = Muxer.Options(container: .hls)
+        options.hls = HLSOptions(segmentDuration: .seconds(2), segments: segments)
+        let muxer = try Muxer(path: playlist, options: options)
         try muxer.addVideo(try Demuxer(path: movie).videoTrack())
         try muxer.addAudio(try FileCapture(path: folder.file("a.wav")).encodeAAC())
         try await muxer.run()
@@ -257,5 +259,14 @@ func packetsInFileOrder(_ path: String) throws -> [(stream: Int, dts: Double)] {
         #expect(frames.stdoutText.split(separator: "\n").first == "150", "\(frames.stdoutText) \(frames.stderrText)")
         let samples = try Subprocess.run("ffmpeg", ["-v", "error", "-i", playlist, "-vn", "-f", "s16le", "-ac", "1", "-"]).stdout.count / 2
         #expect(abs(samples - 6 * 44_100) <= 2 * 1024, "ffmpeg decodes \(samples) samples")
+    }
+}
+
+extension Muxer.Options {
+    /// The defaults with the one field these tests vary.
+    static func testing(faststart: Bool = true, fragmented: Bool = false) -> Muxer.Options {
+        var options = Muxer.Options()
+        (options.faststart, options.fragmented) = (faststart, fragmented)
+        return options
     }
 }

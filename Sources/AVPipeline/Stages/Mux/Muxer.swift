@@ -81,29 +81,6 @@ public final class Muxer {
             self.container = container
         }
 
-        /// The fields in one call; kept while callers move to `init(container:)` and properties.
-        @available(*, deprecated, message: "use Muxer.Options(container:) and set the properties that differ from the defaults")
-        public init(container: Container? = nil, faststart: Bool = true, fragmented: Bool = false,
-                    fragmentDuration: MediaTime = .seconds(1), overwrite: Bool = false, realtime: Bool = false,
-                    metadata: [String: String] = [:], keepsTrackMetadata: Bool = true, coverArt: CoverArt? = nil,
-                    chapters: [Chapter] = [], timelineOrigin: MediaTime? = nil, hls: HLSOptions = .init(),
-                    network: NetworkOptions = .init(), liveInput: Bool = false) {
-            self.init(container: container)
-            self.liveInput = liveInput
-            self.hls = hls
-            self.network = network
-            self.coverArt = coverArt
-            self.chapters = chapters
-            self.timelineOrigin = timelineOrigin
-            self.realtime = realtime
-            self.metadata = metadata
-            self.keepsTrackMetadata = keepsTrackMetadata
-            self.faststart = faststart
-            self.fragmented = fragmented
-            self.fragmentDuration = fragmentDuration
-            self.overwrite = overwrite
-        }
-
         /// Whether an output at `location` is written in real time when `realtime` is nil: a live
         /// stream is (a server expects it at its own pace, and a receiver plays it as it comes).
         public static func realtimeByDefault(for location: OutputLocation) -> Bool { location.isLiveStream }
