@@ -120,7 +120,7 @@ struct Encode: AsyncParsableCommand {
 
     func run() async throws {
         let (input, output, container, overwrite) = (input, output, container!, outputOptions.overwrite)
-        let encoding = AACEncoderOptions(bitrate: bitrate?.bitsPerSecond, sampleRate: audioFormat.rate, quality: self.encoding.quality,
+        let encoding = AudioEncoderOptions(bitRate: bitrate?.bitsPerSecond, sampleRate: audioFormat.rate, quality: self.encoding.quality,
                                          parallel: self.encoding.parallel(realtime: realtime))
         let captureOptions = FileCapture.Options(chunkFrames: chunkFrames, realtime: realtime,
                                                  inputPolicy: inputOptions.policy, strict: inputOptions.strict)
@@ -173,7 +173,7 @@ struct Encode: AsyncParsableCommand {
     }
 
     /// The movie path's job when the output holds pictures and they are wanted; nil otherwise.
-    private func movieJob(container: Container, encoding: AACEncoderOptions) throws -> MovieEncodeJob? {
+    private func movieJob(container: Container, encoding: AudioEncoderOptions) throws -> MovieEncodeJob? {
         guard container.holdsVideo, !video.noVideo else { return nil }
         var encoding = encoding
         if encoding.parallel.jobs == 0 { encoding.parallel.jobs = 1 }  // segments need an audio-only input
@@ -216,7 +216,7 @@ struct EncodeJob: Sendable {
     let output: String
     let container: Container
     let overwrite: Bool
-    let encoding: AACEncoderOptions
+    let encoding: AudioEncoderOptions
     let channels: Int?
     /// How an HLS output is cut and published.
     let hls: HLSOptions
@@ -247,9 +247,9 @@ struct EncodeJob: Sendable {
     private func encode<PCM: SampleSource>(_ pcm: PCM, duration: MediaTime?) async throws where PCM.Buffer == PCMBuffer {
         var parallel = encoding.parallel
         if parallel.jobs == 0 { parallel.jobs = Self.automaticJobs(duration: duration) }
-        let encoder = try pcm.encodeAAC(.init(bitrate: encoding.bitrate, sampleRate: encoding.sampleRate, quality: encoding.quality,
+        let encoder = try pcm.encodeAAC(.init(bitRate: encoding.bitRate, sampleRate: encoding.sampleRate, quality: encoding.quality,
                                               parallel: parallel))
-        Self.reportLowered(requested: encoding.bitrate, encoder: encoder)
+        Self.reportLowered(requested: encoding.bitRate, encoder: encoder)
         let progress = ProgressLine(total: duration)
         if !container.isGapless { noticeNoTags(container == .adts ? "ADTS" : container == .ts ? "MPEG-TS" : "HLS") }
         var destination = EncodedAudioOutput(path: output, container: container, overwrite: overwrite, hls: hls, metadata: tags,
@@ -258,7 +258,7 @@ struct EncodeJob: Sendable {
         destination.realtime = realtime
         let written = try await destination.write(encoder, progress: SegmentAllocation.progress(for: container, progress.update))
         progress.finish(at: written.duration)
-        if let requested = encoding.bitrate { Self.reportOvershoot(requested: requested, bytes: written.bytes, duration: written.duration) }
+        if let requested = encoding.bitRate { Self.reportOvershoot(requested: requested, bytes: written.bytes, duration: written.duration) }
     }
 
     /// No --jobs: one job per 30 s of input, up to the core count. Each encoder after the first
@@ -278,9 +278,9 @@ struct EncodeJob: Sendable {
 
     /// A bit rate above what AAC-LC carries for the stream was lowered by the encoder: say to what.
     static func reportLowered<PCM>(requested: Int?, encoder: AACEncoder<PCM>) {
-        guard let requested, encoder.bitrate < requested else { return }
+        guard let requested, encoder.bitRate < requested else { return }
         let format = encoder.encoderInputFormat
-        printWarning("\(requested / 1000) kb/s is more than AAC-LC carries for \(format.channelCount) channel(s) at \(format.sampleRate) Hz; using \(encoder.bitrate / 1000) kb/s")
+        printWarning("\(requested / 1000) kb/s is more than AAC-LC carries for \(format.channelCount) channel(s) at \(format.sampleRate) Hz; using \(encoder.bitRate / 1000) kb/s")
     }
 
     /// FFmpeg's encoder has a floor (FFmpeg 5.1: about 20–22 kb/s for 44.1 kHz stereo, 13 for mono,

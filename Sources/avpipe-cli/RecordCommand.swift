@@ -213,7 +213,7 @@ struct RecordJob: Sendable {
                 try await WAVWriter(upstream: pcm, path: job.output, overwrite: job.overwrite, live: true).run()
                 return
             }
-            let encoder = try pcm.encodeAAC(.init(bitrate: job.bitrate))
+            let encoder = try pcm.encodeAAC(.init(bitRate: job.bitrate))
             EncodeJob.reportLowered(requested: job.bitrate, encoder: encoder)
             var destination = EncodedAudioOutput(path: job.output, container: job.container, overwrite: job.overwrite,
                                                  recording: .init(fragment: job.fragment, faststart: job.faststart), hls: job.hls)

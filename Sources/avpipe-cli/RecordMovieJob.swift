@@ -45,7 +45,7 @@ struct RecordMovieJob: Sendable {
                                                            overwrite: overwrite, hls: hls, network: network, liveInput: true))
         var encoding = encoding
         // Each fragment starts at a keyframe: one at least every fragment.
-        if fragmented, encoding.keyframeEvery == nil, encoding.keyframeInterval == nil { encoding.keyframeEvery = fragment }
+        if fragmented, encoding.keyframeTimeInterval == nil, encoding.keyframePictureInterval == nil { encoding.keyframeTimeInterval = fragment }
         let encoder = try VideoEncoder(upstream: camera, options: muxer.videoEncoderOptions(encoding))
         for notice in encoder.notices { printNotice(notice) }
         let layout = encoder.encoderInputFormat.pixelFormat
@@ -73,7 +73,7 @@ struct RecordMovieJob: Sendable {
         let bitrate: Int?
 
         func take<PCM: SampleSource>(_ pcm: PCM) async throws where PCM.Buffer == PCMBuffer {
-            let encoder = try pcm.encodeAAC(.init(bitrate: bitrate))
+            let encoder = try pcm.encodeAAC(.init(bitRate: bitrate))
             EncodeJob.reportLowered(requested: bitrate, encoder: encoder)
             try muxer.addAudio(encoder, label: "microphone")
         }

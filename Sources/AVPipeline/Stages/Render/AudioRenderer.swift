@@ -57,7 +57,7 @@ public final class AudioRenderer<Upstream: SampleSource> where Upstream.Buffer =
     /// Plays everything from upstream and returns once the last sample was played (or `stop()` was
     /// called). Cancelling the task stops playback at once and throws `.cancelled`.
     @discardableResult
-    public func run(progress: ((MediaTime) -> Void)? = nil) async throws -> RenderStatistics {
+    public func run(progress: ((MediaTime) -> Void)? = nil) async throws -> AudioPlaybackStatistics {
         let (pump, output, feed) = (pump, pump.output, pump.feed)
         defer { output.close() }
         while !control.isStopped {
@@ -100,7 +100,7 @@ extension SampleSource where Buffer == PCMBuffer {
     /// Plays this PCM on the default (or a named) output device; returns when it has been played.
     @discardableResult
     public func play(_ options: AudioRenderer<Self>.Options = .init(),
-                     progress: ((MediaTime) -> Void)? = nil) async throws -> RenderStatistics {
+                     progress: ((MediaTime) -> Void)? = nil) async throws -> AudioPlaybackStatistics {
         try await AudioRenderer(upstream: self, options: options).run(progress: progress)
     }
 }

@@ -41,7 +41,7 @@ public final class VideoRenderer<Upstream: SampleSource> where Upstream.Buffer =
 
     /// Shows every picture, then returns (or when the viewer quits, or `stop()` is called).
     @discardableResult
-    public func run() async throws -> PlayerStatistics {
+    public func run() async throws -> PlaybackStatistics {
         let taken = lane.withLock { (box: inout OwnershipTransfer<VideoLane<Upstream>>?) -> OwnershipTransfer<VideoLane<Upstream>>? in
             defer { box = nil }
             return box
@@ -78,7 +78,7 @@ public final class VideoRenderer<Upstream: SampleSource> where Upstream.Buffer =
 extension SampleSource where Buffer == VideoFrame {
     /// Shows these pictures in a window at their times (see `VideoRenderer`); returns at the end.
     @discardableResult
-    public func show(_ options: VideoRendererOptions = .init()) async throws -> PlayerStatistics {
+    public func show(_ options: VideoRendererOptions = .init()) async throws -> PlaybackStatistics {
         try await VideoRenderer(upstream: self, options: options).run()
     }
 }
