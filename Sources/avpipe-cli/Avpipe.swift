@@ -41,6 +41,7 @@ struct Avpipe: ParsableCommand {
         }
         do {
             var command = try parseAsRoot(try FFmpegHabits.arguments(Array(CommandLine.arguments.dropFirst())))
+            tuneAllocator(for: command)
             if let asyncCommand = command as? any AsyncParsableCommand {
                 try runBlocking(asyncCommand)
             } else {
@@ -123,6 +124,16 @@ extension FFmpegHabits {
 /// application tunes its allocator; the library does not.
 private func tuneAllocator() {
     avp_fix_mmap_threshold()
+}
+
+/// A recording with pictures allocates and frees a screen-sized buffer 30 times a second: under
+/// the fixed threshold each is a fresh mapping faulted in page by page, so the thresholds are
+/// raised for it (`avp_keep_picture_buffers`). Once, here: the program tunes its allocator, never
+/// the library's recording session.
+private func tuneAllocator(for command: any ParsableCommand) {
+    if let record = command as? Record, !record.listDevices, record.pictures.recordsPictures {
+        avp_keep_picture_buffers()
+    }
 }
 
 /// The C library's `exit`, which `ParsableCommand.exit(withError:)` hides inside the command type.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AVPipeline
+import Synchronization
 
 /// `avpipe record`: live audio from an input device and, with `--screen` or `--camera`, pictures,
 /// encoded as they arrive (a thin layer over `DeviceCapture` and `VideoCapture`). Every output is written under its final name as the audio arrives, so a run
@@ -123,46 +124,51 @@ struct Record: AsyncParsableCommand {
             }
             return
         }
-        if let device = pictures.device {
-            try await runMovie(device)
-            return
-        }
-        let job = RecordJob(output: output!, container: container!, overwrite: outputOptions.overwrite,
-                            capture: DeviceCapture.Options(device: device, sampleRate: audioFormat.rate, channelCount: audioFormat.channels,
-                                                           bufferDuration: buffer, duration: duration?.time),
-                            bitrate: bitrate?.bitsPerSecond, faststart: faststart,
-                            fragment: MediaTime(seconds: fragment),
-                            hls: hls.options, network: network.options(for: output!, certificates: certificates.check))
+        let output = output!, options = try sessionOptions()
+        let hint = pictures.recordsPictures ? "list the devices with 'avpipe record --list-devices'; --no-audio records pictures alone"
+                                            : "list the devices with 'avpipe record --list-devices'"
         let graceful = GracefulStop()
         try await CommandRunner.run(logging: logging, graceful: graceful) {
-            try await job.run(graceful: graceful)
+            let session = try RecordingSession(output: output, options: options)
+            // The first Ctrl-C or SIGTERM stops the devices; the file is completed, then the run
+            // ends as interrupted.
+            graceful.install { session.stop() }
+            let statusLine = RecordStatusLine()
+            // The first status comes once the devices are open: a microphone that fails before
+            // it could not be opened, and the way out is added.
+            let opened = Atomic<Bool>(false)
+            do {
+                _ = try await session.run { event in
+                    switch event {
+                    case .status(let status):
+                        opened.store(true, ordering: .relaxed)
+                        statusLine.show(status)
+                    case .notice(let text): printNotice(text)
+                    case .warning(let text): printWarning(text)
+                    }
+                }
+            } catch AVPipelineError.deviceUnavailable(.audioInput, let reason) where !opened.load(ordering: .relaxed) {
+                throw AVPipelineError.deviceUnavailable(.audioInput, reason: reason + " (\(hint))")
+            }
+            statusLine.finish()
         }
     }
-}
 
-extension Record {
-    /// A recording with pictures: the encoder's settings are `encode`'s, with live defaults.
-    private func runMovie(_ device: VideoCaptureDevice) async throws {
-        guard case .encode(var encoding) = try video.work(into: container!) else { return }
-        let rate = video.fps?.rate ?? Rational(30, 1)
+    /// The session's options from the arguments: sound alone, or pictures with the encoder
+    /// settings `encode` takes (the session adds the live defaults).
+    private func sessionOptions() throws -> RecordingSession.Options {
+        let microphone = DeviceCapture.Options(device: device, sampleRate: audioFormat.rate, channelCount: audioFormat.channels, bufferDuration: buffer)
+        var options = RecordingSession.Options(microphone: microphone, audioBitRate: bitrate?.bitsPerSecond, fragmentDuration: MediaTime(seconds: fragment),
+                                               faststart: faststart, hls: hls.options,
+                                               network: network.options(for: output!, certificates: certificates.check),
+                                               overwrite: outputOptions.overwrite, duration: duration?.time, container: container)
+        guard let device = pictures.device else { return options }
+        guard case .encode(let encoding) = try video.work(into: container!) else { return options }
+        if video.noAudio { options.microphone = nil }
         // --fps is the rate asked of the device; the pictures keep the times they were captured at.
-        encoding.frameRate = nil
-        if encoding.encoder == "libx264" {
-            encoding.preset = encoding.preset ?? "veryfast"
-            encoding.tune = encoding.tune ?? "zerolatency"
-        }
-        let job = RecordMovieJob(
-            output: output!, container: container!, overwrite: outputOptions.overwrite,
-            microphone: video.noAudio ? nil : DeviceCapture.Options(device: self.device, sampleRate: audioFormat.rate, channelCount: audioFormat.channels,
-                                                                   bufferDuration: buffer, duration: duration?.time),
-            audioBitrate: bitrate?.bitsPerSecond,
-            pictures: VideoCapture.Options(device: device, frameRate: rate, size: pictures.size, duration: duration?.time),
-            encoding: encoding, fragment: MediaTime(seconds: fragment), faststart: faststart, hls: hls.options,
-            network: network.options(for: output!, certificates: certificates.check))
-        let graceful = GracefulStop()
-        try await CommandRunner.run(logging: logging, graceful: graceful) {
-            try await job.run(graceful: graceful)
-        }
+        options.pictures = VideoCapture.Options(device: device, frameRate: video.fps?.rate ?? Rational(30, 1), size: pictures.size)
+        options.videoEncoding = encoding
+        return options
     }
 }
 
@@ -171,62 +177,5 @@ extension Record: AudioFormatHelp {
     static var audioFormatHelp: AudioFormatText {
         AudioFormatText(rate: "Sample rate in Hz (default: the device's).", channels: "Channel count (default: the device's).",
                         rates: 8_000...384_000, rateUnit: " Hz")
-    }
-}
-
-/// One recording: the device, the chain to the output, the live status line and the report.
-struct RecordJob: Sendable {
-    let output: String
-    let container: Container
-    let overwrite: Bool
-    let capture: DeviceCapture.Options
-    let bitrate: Int?
-    let faststart: Bool
-    let fragment: MediaTime
-    let hls: HLSOptions
-    /// How a network output is connected, reconnected and copied.
-    let network: NetworkOptions
-
-    func run(graceful: GracefulStop) async throws {
-        let capture = try MicrophoneSound.open(self.capture, hint: "list the devices with 'avpipe record --list-devices'")
-        let control = capture.control
-        graceful.install { control.stop() }
-        let status = RecordStatusLine(control: control, sampleRate: capture.outputFormat.sampleRate)
-        let drawing = Task { await status.keepDrawing() }
-        defer { drawing.cancel() }
-
-        try await MicrophoneSound.feed(capture, asked: self.capture, into: Writer(job: self))
-        drawing.cancel()
-        await drawing.value
-        status.finish()
-        if let warning = MicrophoneSound.overrunWarning(control.statistics, rate: capture.outputFormat.sampleRate) {
-            printWarning(warning)
-        }
-    }
-
-    /// The sound to a WAV, or encoded to AAC in the output's container.
-    private struct Writer: MicrophoneSoundSink {
-        let job: RecordJob
-
-        func take<PCM: SampleSource>(_ pcm: PCM) async throws where PCM.Buffer == PCMBuffer {
-            if job.container == .wav {
-                try await WAVWriter(upstream: pcm, path: job.output, overwrite: job.overwrite, live: true).run()
-                return
-            }
-            let encoder = try pcm.encodeAAC(.init(bitRate: job.bitrate))
-            EncodeJob.reportLowered(requested: job.bitrate, encoder: encoder)
-            var destination = EncodedAudioOutput(path: job.output, container: job.container, overwrite: job.overwrite,
-                                                 recording: .init(fragment: job.fragment, faststart: job.faststart), hls: job.hls)
-            destination.network = job.network
-            try await destination.write(encoder)
-        }
-    }
-}
-
-extension String {
-    init(format3 value: Double) {
-        let thousandths = Int64((value * 1000).rounded())
-        let fraction = "\(abs(thousandths % 1000))"
-        self = "\(thousandths / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }
 }
