@@ -90,7 +90,7 @@ struct Play: AsyncParsableCommand {
             try ensureStart(options.start, within: player.info)
             for notice in player.notices { printNotice(notice) }
             let progress = ProgressLine(total: player.info.duration)
-            let statistics: PlayerStatistics
+            let statistics: PlaybackStatistics
             do {
                 // The speed counts what was played: a seek is a jump, not playback.
                 statistics = try await player.run { progress.update($0, played: player.played) }
@@ -107,10 +107,10 @@ struct Play: AsyncParsableCommand {
     }
 
     /// The `--stats` line.
-    static func describe(_ statistics: PlayerStatistics, video: Bool, audio: Bool) -> String {
+    static func describe(_ statistics: PlaybackStatistics, video: Bool, audio: Bool) -> String {
         var parts: [String] = []
         if video {
-            parts.append("pictures shown \(statistics.framesShown), dropped \(statistics.framesDropped), late \(statistics.framesLate)")
+            parts.append("pictures shown \(statistics.picturesShown), dropped \(statistics.picturesDropped), late \(statistics.picturesLate)")
             if let mean = statistics.meanOffset, let maximum = statistics.maximumOffset {
                 let clock = audio ? "A/V offset" : "offset from the wall clock"
                 parts.append("\(clock) mean \(milliseconds(mean)) ms, max \(milliseconds(maximum)) ms")

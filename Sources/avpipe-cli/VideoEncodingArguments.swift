@@ -61,7 +61,7 @@ struct VideoEncodingArguments: ParsableArguments {
         }, uniquingKeysWith: { $1 })
         return .encode(VideoEncoderOptions(preset: preset, tune: tune, profile: profile, crf: crf,
                                            bitRate: videoBitrate?.bitsPerSecond, maxRate: maxrate?.bitsPerSecond,
-                                           bufferSize: bufsize?.bitsPerSecond, keyframeInterval: gop, bFrames: bframes,
+                                           bufferSize: bufsize?.bitsPerSecond, keyframePictureInterval: gop, bFrames: bframes,
                                            threads: threads, pixelFormat: pixelFormat.flatMap(PixelFormat.init(name:)),
                                            width: width, height: height, frameRate: fps?.rate, encoderOptions: options),
                        codec: videoCodec)

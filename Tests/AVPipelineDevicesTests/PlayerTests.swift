@@ -43,7 +43,7 @@ import TestSupport
         #expect(player.position.seconds > 3.9, "ends at the end: \(player.position)")
         // Every picture from 3 s to 4 s, shown or (late) dropped, plus at most those up to the
         // pause (under load some are still queued when the seek makes them stale).
-        let handled = statistics.framesShown + statistics.framesDropped
+        let handled = statistics.picturesShown + statistics.picturesDropped
         #expect(handled >= 30 && handled <= Int(held.seconds * 30) + 1 + 30 + 3, "\(handled) pictures shown or dropped: \(statistics)")
         await #expect(throws: AVPipelineError.self) { try await player.run() }
     }
@@ -63,8 +63,8 @@ import TestSupport
         let began = Date()
         let statistics = try await renderer.run()
         #expect(Date().timeIntervalSince(began) > 1.9, "paced by the pictures' times")
-        #expect(statistics.framesShown + statistics.framesDropped == 60, "\(statistics)")
-        #expect(statistics.framesShown > 0)
+        #expect(statistics.picturesShown + statistics.picturesDropped == 60, "\(statistics)")
+        #expect(statistics.picturesShown > 0)
     }
 
     /// Without a display, showing pictures fails with an error that names the display, not the
@@ -135,12 +135,12 @@ import TestSupport
             try VideoRenderer(upstream: stalling, options: .init(title: "late"))
         }
         let statistics = try await renderer.run()
-        #expect(statistics.framesShown + statistics.framesDropped == frames, "\(frames) pictures: \(statistics)")
-        #expect(decoder.statistics.frames == frames, "the decoder made every picture: \(decoder.statistics)")
-        #expect(statistics.framesDropped >= 30, "the pictures due during the stall are dropped: \(statistics)")
+        #expect(statistics.picturesShown + statistics.picturesDropped == frames, "\(frames) pictures: \(statistics)")
+        #expect(decoder.statistics.pictures == frames, "the decoder made every picture: \(decoder.statistics)")
+        #expect(statistics.picturesDropped >= 30, "the pictures due during the stall are dropped: \(statistics)")
         // How many of the others are in time depends on the machine (under a sanitizer or load,
         // more are late); the first picture always is.
-        #expect(statistics.framesShown >= 1, "pictures in time are shown: \(statistics)")
+        #expect(statistics.picturesShown >= 1, "pictures in time are shown: \(statistics)")
     }
 
     /// Sound only, on a private PulseAudio server's null sink whose monitor is recorded. The clip

@@ -10,7 +10,8 @@ final class MovingSquare: SampleSource {
 
     func next() async throws -> VideoFrame? {
         guard index < 90 else { return nil }
-        let picture = try VideoFrame(format: outputFormat, presentationTime: Int64(index), duration: 1)
+        let picture = try VideoFrame(format: outputFormat, presentationTime: MediaTime(value: Int64(index), timeBase: Rational(1, 30)),
+                                     duration: MediaTime(value: 1, timeBase: Rational(1, 30)))
         let rowBytes = picture.lineSize(0), left = index * 3
         try picture.withUnsafeMutablePlane(0) { luma in
             for y in 0..<240 { for x in 0..<320 { luma[y * rowBytes + x] = (90..<150).contains(y) && (left..<left + 60).contains(x) ? 235 : 80 } }

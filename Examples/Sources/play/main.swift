@@ -18,7 +18,7 @@ let statistics = try await player.waitUntilFinished()
 // The line `avpipe play --stats` prints.
 var parts: [String] = []
 if player.showsVideo {
-    parts.append("pictures shown \(statistics.framesShown), dropped \(statistics.framesDropped), late \(statistics.framesLate)")
+    parts.append("pictures shown \(statistics.picturesShown), dropped \(statistics.picturesDropped), late \(statistics.picturesLate)")
 }
 if player.playsAudio { parts.append("audio underruns \(statistics.audioUnderruns)") }
 print(parts.joined(separator: "; "))

@@ -13,7 +13,7 @@ let screen = try VideoCapture(options: .init(device: .screen(), frameRate: Ratio
 let muxer = try Muxer(path: CommandLine.arguments[2], options: .init(fragmented: true, liveInput: true))
 // What `avpipe record` uses: a fast preset that keeps up with the screen, 4:2:0 for every
 // player, and a keyframe at every fragment start.
-let encoding = VideoEncoderOptions(preset: "veryfast", tune: "zerolatency", pixelFormat: .yuv420p, keyframeEvery: .seconds(1))
+let encoding = VideoEncoderOptions(preset: "veryfast", tune: "zerolatency", pixelFormat: .yuv420p, keyframeTimeInterval: .seconds(1))
 let encoder = try screen.encodeVideo(muxer.videoEncoderOptions(encoding))
 // Encoding in a task of its own, as pictures arrive, so that writing never holds the screen up.
 try muxer.addVideo(encoder.prefetched(capacity: 256, live: true), label: screen.deviceName)

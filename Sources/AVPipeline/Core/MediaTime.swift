@@ -21,6 +21,11 @@ public struct Rational: Hashable, Sendable, CustomStringConvertible {
 
 /// A point or span on a media timeline: `value` ticks of `timeBase` seconds, exact like FFmpeg's
 /// timestamps (no floating point until someone asks for `seconds`).
+///
+/// Every public time that is a place or length in the media (a presentation time, a seek target or
+/// jump, a segment or fragment length, a keyframe spacing) is a `MediaTime`. Swift's `Duration`
+/// is kept for wall-clock waits that have nothing to do with the media: network timeouts and
+/// retry delays (`NetworkOptions`, `InputPolicy.networkTimeout`).
 public struct MediaTime: Sendable, Comparable, CustomStringConvertible {
     /// The count of `timeBase` ticks.
     public var value: Int64

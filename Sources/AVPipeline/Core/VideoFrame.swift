@@ -13,7 +13,7 @@ public final class VideoFrame: SampleBuffer {
         self.format = format
     }
 
-    /// In `format.timeBase`.
+    /// When the picture is shown, in `format.timeBase`.
     public var presentationTime: MediaTime? {
         MediaTime(ffmpeg: frame.pointer.pointee.pts, timeBase: format.timeBase)
     }
@@ -22,6 +22,9 @@ public final class VideoFrame: SampleBuffer {
         let ticks = avp_frame_duration(frame.pointer)
         return ticks > 0 ? MediaTime(value: ticks, timeBase: format.timeBase) : nil
     }
+
+    /// Planes of picture data (3 for yuv420p, 1 for a packed layout such as rgb24), as `PCMBuffer.planeCount`.
+    public var planeCount: Int { format.pixelFormat.planeCount }
 
     /// Whether the picture is a keyframe (decodable on its own), as the decoder marked it.
     public var isKeyframe: Bool { avp_frame_is_key(frame.pointer) != 0 }
@@ -54,17 +57,19 @@ public final class VideoFrame: SampleBuffer {
 
 extension VideoFrame {
     /// A new blank picture with planes of its own, for a program to draw into
-    /// (`withUnsafeMutablePlane`) and send to a stage such as `VideoEncoder`. `presentationTime`
-    /// is in `format.timeBase`; `duration` too, when given.
-    public convenience init(format: VideoFormat, presentationTime: Int64?, duration: Int64? = nil) throws {
+    /// (`withUnsafeMutablePlane`) and send to a stage such as `VideoEncoder`, as
+    /// `PCMBuffer(format:frameCount:presentationTime:)` does for sound. `presentationTime` and
+    /// `duration` are converted to `format.timeBase` (`MediaTime(value: n, timeBase: format.timeBase)`
+    /// is picture n of a clock ticking once a picture).
+    public convenience init(format: VideoFormat, presentationTime: MediaTime?, duration: MediaTime? = nil) throws {
         guard (1...16384).contains(format.width), (1...16384).contains(format.height) else {
             throw AVPipelineError.invalidOption(name: "picture size", value: "\(format.width)x\(format.height)",
                                                 reason: "must be between 1 and 16384 pixels a side")
         }
         let frame = try Frame(picture: format.pixelFormat, width: format.width, height: format.height)
         let f = frame.pointer
-        f.pointee.pts = presentationTime ?? avp_nopts_value()
-        if let duration { avp_frame_set_duration(f, duration) }
+        f.pointee.pts = presentationTime?.converted(to: format.timeBase).value ?? avp_nopts_value()
+        if let duration { avp_frame_set_duration(f, duration.converted(to: format.timeBase).value) }
         if let sar = format.sampleAspectRatio { f.pointee.sample_aspect_ratio = sar.avValue }
         self.init(frame: frame, format: format)
     }

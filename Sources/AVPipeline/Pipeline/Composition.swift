@@ -2,8 +2,9 @@
 // `capture.encodeAAC().writeADTS(to:)` compiles and `capture.writeADTS(to:)` does not.
 
 extension SampleSource where Buffer == PCMBuffer {
-    /// Encodes this PCM to AAC-LC.
-    public func encodeAAC(_ options: AACEncoderOptions = .init()) throws -> AACEncoder<Self> {
+    /// Encodes this PCM to AAC-LC with FFmpeg's native `aac` (`AACEncoder`): `encodeAudio(_:)` with
+    /// the packets typed as AAC, which AAC-only stages (`writeADTS`) take.
+    public func encodeAAC(_ options: AudioEncoderOptions = .init()) throws -> AACEncoder<Self> {
         try AACEncoder(upstream: self, options: options)
     }
 }

@@ -43,7 +43,7 @@ public final class Player: Sendable {
     /// Media time played before the latest jump, and where playback resumed after it (see `played`).
     private let span: LockedState<(before: Double, from: Double)>
     /// The task `play()` started `run()` in, if it did.
-    private let background = LockedState<Task<PlayerStatistics, any Error>?>(nil)
+    private let background = LockedState<Task<PlaybackStatistics, any Error>?>(nil)
 
     private struct Lanes {
         var audio: AudioLane?
@@ -122,7 +122,7 @@ public final class Player: Sendable {
     /// Plays until the end, `stop()`, or the window's q/Esc/close; then closes the window and the
     /// device. Throws `.cancelled` when the task is cancelled, or what failed in a lane.
     @discardableResult
-    public func run(progress: ((MediaTime) -> Void)? = nil) async throws -> PlayerStatistics {
+    public func run(progress: ((MediaTime) -> Void)? = nil) async throws -> PlaybackStatistics {
         let taken = self.lanes.withLock { (box: inout OwnershipTransfer<Lanes>?) -> OwnershipTransfer<Lanes>? in
             defer { box = nil }
             return box
@@ -165,7 +165,7 @@ public final class Player: Sendable {
     /// Waits for a playback started by `play()` to end (finished, `stop()`, q); its statistics, or
     /// what failed. Cancelling the waiting task stops the playback.
     @discardableResult
-    public func waitUntilFinished() async throws -> PlayerStatistics {
+    public func waitUntilFinished() async throws -> PlaybackStatistics {
         guard let task = background.withLock({ $0 }) else {
             throw AVPipelineError.invalidOption(name: "waitUntilFinished", value: "before play()", reason: "play() has not started the player")
         }
@@ -217,9 +217,9 @@ public final class Player: Sendable {
         session.clock.seek(to: target, generation: generation)
     }
 
-    /// Jumps by `seconds` from the current position (negative: back).
-    public func seek(by seconds: Double) throws {
-        let target = max(0, position.seconds + seconds)
+    /// Jumps by `offset` from the current position (negative: back), as `seek(to:)` does.
+    public func seek(by offset: MediaTime) throws {
+        let target = max(0, position.seconds + offset.seconds)
         try seek(to: MediaTime(seconds: target))
     }
 
@@ -254,12 +254,12 @@ public final class Player: Sendable {
     public var truncations: [Truncation] { demuxer.truncations }
 
     /// Counters so far.
-    public var statistics: PlayerStatistics { session.snapshot.statistics }
+    public var statistics: PlaybackStatistics { session.snapshot.statistics }
 
     private func handle(_ input: WindowInput) {
         switch input {
         case .togglePause: togglePause()
-        case .seek(let seconds): try? seek(by: seconds)
+        case .seek(let seconds): try? seek(by: MediaTime(seconds: seconds))
         case .volume(let step): volume += step
         case .toggleMute: isMuted.toggle()
         case .quit: stop()

@@ -31,9 +31,9 @@ enum RecordingMicrophone {
 
     /// A bit rate above what AAC-LC carries for the stream was lowered by the encoder: to what.
     static func loweredWarning<PCM>(requested: Int?, encoder: AACEncoder<PCM>) -> String? {
-        guard let requested, encoder.bitrate < requested else { return nil }
+        guard let requested, encoder.bitRate < requested else { return nil }
         let format = encoder.encoderInputFormat
-        return "\(requested / 1000) kb/s is more than AAC-LC carries for \(format.channelCount) channel(s) at \(format.sampleRate) Hz; using \(encoder.bitrate / 1000) kb/s"
+        return "\(requested / 1000) kb/s is more than AAC-LC carries for \(format.channelCount) channel(s) at \(format.sampleRate) Hz; using \(encoder.bitRate / 1000) kb/s"
     }
 
     /// `value` with exactly three decimals ("0.021"), without Foundation.

@@ -40,7 +40,7 @@ extension RecordingSession {
         let muxer = try Muxer(path: output, options: muxerOptions)
         var encoding = options.liveVideoEncoding
         // Each fragment starts at a keyframe: one at least every fragment.
-        if fragmented, encoding.keyframeEvery == nil, encoding.keyframeInterval == nil { encoding.keyframeEvery = options.fragmentDuration }
+        if fragmented, encoding.keyframeTimeInterval == nil, encoding.keyframePictureInterval == nil { encoding.keyframeTimeInterval = options.fragmentDuration }
         let encoder = try VideoEncoder(upstream: camera, options: muxer.videoEncoderOptions(encoding))
         for notice in encoder.notices { events?(.notice(notice)) }
         let layout = encoder.encoderInputFormat.pixelFormat
@@ -66,7 +66,7 @@ extension RecordingSession {
         let events: (@Sendable (RecordingEvent) -> Void)?
 
         func take<PCM: SampleSource>(_ pcm: PCM) async throws where PCM.Buffer == PCMBuffer {
-            let encoder = try pcm.encodeAAC(.init(bitrate: bitRate))
+            let encoder = try pcm.encodeAAC(.init(bitRate: bitRate))
             if let warning = RecordingMicrophone.loweredWarning(requested: bitRate, encoder: encoder) { events?(.warning(warning)) }
             try muxer.addAudio(encoder, label: "microphone")
         }

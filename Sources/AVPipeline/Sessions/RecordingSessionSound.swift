@@ -25,7 +25,7 @@ extension RecordingSession {
                 try await WAVWriter(upstream: pcm, path: session.output, overwrite: options.overwrite, live: true).run()
                 return
             }
-            let encoder = try pcm.encodeAAC(.init(bitrate: options.audioBitRate))
+            let encoder = try pcm.encodeAAC(.init(bitRate: options.audioBitRate))
             if let warning = RecordingMicrophone.loweredWarning(requested: options.audioBitRate, encoder: encoder) { events?(.warning(warning)) }
             var destination = EncodedAudioOutput(path: session.output, container: session.container, overwrite: options.overwrite,
                                                  recording: .init(fragment: options.fragmentDuration, faststart: options.faststart),

@@ -32,7 +32,7 @@ struct PCMBufferTests {
     @Test func aToneMadeInCodeEncodesToAACThatPlaysAsThatTone() async throws {
         let folder = TemporaryDirectory()
         let output = folder.file("tone.aac")
-        try await Tone().encodeAAC(.init(bitrate: 96_000)).writeADTS(to: output)
+        try await Tone().encodeAAC(.init(bitRate: 96_000)).writeADTS(to: output)
         // The oracle: ffmpeg decodes it to 1 s of 440 Hz.
         let decoded = try Subprocess.run("ffmpeg", ["-v", "error", "-i", output, "-f", "s16le", "-ac", "2", "-"])
         let channels = SignalAnalysis.deinterleaveS16([UInt8](decoded.stdout), channels: 2)

@@ -33,7 +33,7 @@ import AVPipeline
         #expect(times == (try Self.ffprobeFrames(input)))
         #expect(times.count == 75)
         #expect(keyframes >= 5)
-        #expect(decoder.statistics.frames == 75 && decoder.statistics.skippedPackets == 0)
+        #expect(decoder.statistics.pictures == 75 && decoder.statistics.skippedPackets == 0)
     }
 
     @Test func orientationComesFromTheTrack() async throws {

@@ -6,7 +6,7 @@ import TestSupport
 @Suite struct AACEncoderTests {
     /// Encodes `wav` to ADTS with the library and returns the packets' (pts, duration, size).
     static func encode(_ wav: String, to output: String, bitrate: Int? = nil) async throws -> [(pts: Int64?, duration: Int64?, size: Int)] {
-        let encoder = try FileCapture(path: wav).encodeAAC(.init(bitrate: bitrate))
+        let encoder = try FileCapture(path: wav).encodeAAC(.init(bitRate: bitrate))
         var packets: [(pts: Int64?, duration: Int64?, size: Int)] = []
         let recorder = Recorder(upstream: encoder) { packets.append(($0.presentationTime?.value, $0.duration?.value, $0.byteCount)) }
         try await ADTSWriter(upstream: recorder, path: output).run()
@@ -63,11 +63,11 @@ import TestSupport
         let wav = try MediaFactory.tone(folder.file("in.wav"), seconds: 0.2, sampleRate: 8_000, channels: 1)
         #expect(try FileCapture(path: wav).encodeAAC().outputFormat.bitRate == 48_000)
         for (requested, used) in [(48_001, 48_000), (1_000_000_000, 48_000), (7_999, 7_999), (32_000, 32_000)] {
-            let encoder = try FileCapture(path: wav).encodeAAC(.init(bitrate: requested))
-            #expect(encoder.bitrate == used && encoder.outputFormat.bitRate == used, "\(requested) → \(encoder.bitrate)")
+            let encoder = try FileCapture(path: wav).encodeAAC(.init(bitRate: requested))
+            #expect(encoder.bitRate == used && encoder.outputFormat.bitRate == used, "\(requested) → \(encoder.bitRate)")
         }
         for bad in [0, -1] {
-            #expect { try FileCapture(path: wav).encodeAAC(.init(bitrate: bad)) } throws: { error in
+            #expect { try FileCapture(path: wav).encodeAAC(.init(bitRate: bad)) } throws: { error in
                 if case AVPipelineError.invalidOption(name: "bitrate", _, _) = error { return true }
                 return false
             }

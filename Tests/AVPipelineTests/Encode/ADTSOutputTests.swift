@@ -31,7 +31,7 @@ import TestSupport
     @Test func faadDecodesItAndEachChannelKeepsItsTone() async throws {
         let folder = TemporaryDirectory()
         let wav = try MediaFactory.tone(folder.file("pcm.wav"), seconds: 10, sampleRate: 44_100, channels: 2, frequencies: [440, 1000])
-        try await FileCapture(path: wav).encodeAAC(.init(bitrate: 96_000)).writeADTS(to: folder.file("test.aac"))
+        try await FileCapture(path: wav).encodeAAC(.init(bitRate: 96_000)).writeADTS(to: folder.file("test.aac"))
         let result = try Subprocess.run("faad", ["-f", "2", "-b", "1", "-o", folder.file("decoded.raw"), folder.file("test.aac")])
         let log = result.stderrText + result.stdoutText
         #expect(result.status == 0)

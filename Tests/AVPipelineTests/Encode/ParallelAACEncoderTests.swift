@@ -9,7 +9,7 @@ import TestSupport
 @Suite struct ParallelAACEncoderTests {
     typealias Timing = (pts: Int64?, duration: Int64?)
 
-    static func timings(_ wav: String, _ options: AACEncoderOptions) async throws -> [Timing] {
+    static func timings(_ wav: String, _ options: AudioEncoderOptions) async throws -> [Timing] {
         var result: [Timing] = []
         for try await packet in try FileCapture(path: wav, options: .init(chunkFrames: 1000)).encodeAAC(options) {
             result.append((packet.presentationTime?.value, packet.duration?.value))
@@ -38,10 +38,10 @@ import TestSupport
     @Test func badOptionsAreTypedErrors() throws {
         let folder = TemporaryDirectory()
         let wav = try MediaFactory.tone(folder.file("in.wav"), seconds: 0.1)
-        let bad: [AACEncoderOptions] = [
+        let bad: [AudioEncoderOptions] = [
             .init(parallel: .init(jobs: 0)), .init(parallel: .init(jobs: 2, segmentFrames: 0)),
             .init(parallel: .init(jobs: 2, preRoll: 0)), .init(parallel: .init(jobs: 2, postRoll: -1)),
-            .init(parallel: .init(jobs: 2, warmUp: -1)), .init(bitrate: 96_000, quality: 1), .init(quality: 11),
+            .init(parallel: .init(jobs: 2, warmUp: -1)), .init(bitRate: 96_000, quality: 1), .init(quality: 11),
         ]
         for options in bad {
             #expect(throws: AVPipelineError.self, "\(options)") { try FileCapture(path: wav).encodeAAC(options) }

@@ -89,7 +89,8 @@ final class DrawnPictures: SampleSource {
 
     func next() async throws -> VideoFrame? {
         guard pulled < count else { return nil }
-        let picture = try VideoFrame(format: outputFormat, presentationTime: Int64(pulled), duration: 1)
+        let picture = try VideoFrame(format: outputFormat, presentationTime: MediaTime(value: Int64(pulled), timeBase: outputFormat.timeBase),
+                                     duration: MediaTime(value: 1, timeBase: outputFormat.timeBase))
         for plane in 0..<3 {
             let value = plane == 0 ? level(pulled) : 128
             try picture.withUnsafeMutablePlane(plane) { _ = $0.initializeMemory(as: UInt8.self, repeating: value) }

@@ -79,7 +79,7 @@ import AVPipeline
         if case .invalidOption(let name, _, _) = bogus { #expect(name == "bogus-option") } else { Issue.record("bogus-option: \(String(describing: bogus))") }
         if case .invalidOption(let name, _, _) = error(.init(crf: 99)) { #expect(name == "crf") } else { Issue.record("crf 99") }
         if case .invalidOption(let name, _, _) = error(.init(maxRate: 500_000)) { #expect(name == "maxrate") } else { Issue.record("maxrate alone") }
-        if case .invalidOption = error(.init(keyframeInterval: 0)) {} else { Issue.record("gop 0") }
+        if case .invalidOption = error(.init(keyframePictureInterval: 0)) {} else { Issue.record("gop 0") }
     }
 
     /// A hardware encoder this FFmpeg has but this machine has no device for (`h264_vaapi`) is the

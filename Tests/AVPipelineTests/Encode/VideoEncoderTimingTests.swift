@@ -21,25 +21,25 @@ import AVPipeline
         }
     }
 
-    /// `keyframeInterval: 10` (x264's own scene cuts off): keyframes exactly at pictures 0, 10, 20…
+    /// `keyframePictureInterval: 10` (x264's own scene cuts off): keyframes exactly at pictures 0, 10, 20…
     @Test func keyframeIntervalPlacesEveryKeyframe() async throws {
         let folder = TemporaryDirectory()
         let input = try VideoOracle.y4m(folder.file("in.y4m"), "testsrc2=size=320x240:rate=25:duration=2")
         let output = folder.file("out.mp4")
-        let options = VideoEncoderOptions(preset: "veryfast", keyframeInterval: 10, encoderOptions: ["sc_threshold": "0"], globalHeader: true)
+        let options = VideoEncoderOptions(preset: "veryfast", keyframePictureInterval: 10, encoderOptions: ["sc_threshold": "0"], globalHeader: true)
         try await VideoOracle.mux(try VideoOracle.pictures(input).encodeVideo(options), to: output)
         let frames = try VideoOracle.frames(output)
         #expect(frames.count == 50)
         #expect(frames.indices.filter { frames[$0].key } == Array(stride(from: 0, to: frames.count, by: 10)))
     }
 
-    /// `keyframeEvery: 0.5 s` on 25 fps (a boundary every 12.5 pictures) with x264's long default
+    /// `keyframeTimeInterval: 0.5 s` on 25 fps (a boundary every 12.5 pictures) with x264's long default
     /// gop: a keyframe at the first picture at or after every boundary, and nowhere else.
     @Test func keyframeEveryHalfSecondStartsEachSegment() async throws {
         let folder = TemporaryDirectory()
         let input = try VideoOracle.y4m(folder.file("in.y4m"), "testsrc2=size=320x240:rate=25:duration=3")
         let output = folder.file("out.mp4")
-        let options = VideoEncoderOptions(preset: "veryfast", keyframeEvery: MediaTime(value: 1, timeBase: Rational(1, 2)),
+        let options = VideoEncoderOptions(preset: "veryfast", keyframeTimeInterval: MediaTime(value: 1, timeBase: Rational(1, 2)),
                                           encoderOptions: ["sc_threshold": "0"], globalHeader: true)
         try await VideoOracle.mux(try VideoOracle.pictures(input).encodeVideo(options), to: output)
         let frames = try VideoOracle.frames(output)

@@ -8,7 +8,7 @@ import AVPipeline
 @Suite(.serialized) struct ReadmeExampleTests {
     static func readmeExample() async throws {
         let capture = try FileCapture(path: "pcm.wav")              // PCM in 1024-frame chunks, like a microphone
-        let encoder = try capture.encodeAAC(.init(bitrate: 96_000))  // AAC-LC packets
+        let encoder = try capture.encodeAAC(.init(bitRate: 96_000))  // AAC-LC packets
         try await encoder.writeADTS(to: "test.aac")                  // appears only once complete
     }
 
@@ -23,7 +23,7 @@ import AVPipeline
     static func readmeVideoEncodeExample() async throws {
         // Pictures → H.264: every picture once at its own time, delayed pictures flushed at the end.
         let h264 = try Demuxer(path: "movie.mkv").videoTrack().decodeVideo()
-            .encodeVideo(.init(preset: "veryfast", tune: "zerolatency", crf: 23, keyframeInterval: 50))
+            .encodeVideo(.init(preset: "veryfast", tune: "zerolatency", crf: 23, keyframePictureInterval: 50))
         try await h264.writeRawVideo(to: "movie.h264")              // Annex B, parameter sets before every keyframe
     }
 

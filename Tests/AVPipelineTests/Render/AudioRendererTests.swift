@@ -112,8 +112,8 @@ final class CountingSource: SampleSource, @unchecked Sendable {
         #expect(starvedAgain.allSatisfy { $0 == 0 })
         let stats = control.statistics
         #expect(stats.underruns == 2)
-        #expect(stats.silentFrames == 512)
-        #expect(stats.playedFrames == 768)
+        #expect(stats.silentSampleFrames == 512)
+        #expect(stats.playedSampleFrames == 768)
 
         source.released.store(Int.max, ordering: .relaxed)
         while !control.feed.isDrained {
@@ -121,7 +121,7 @@ final class CountingSource: SampleSource, @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(2))
         }
         _ = try await task.value
-        #expect(control.statistics.playedFrames == 20 * 256, "every frame was played once")
+        #expect(control.statistics.playedSampleFrames == 20 * 256, "every frame was played once")
     }
 
     @Test func volumeScalesSamplesInTheCallback() async throws {

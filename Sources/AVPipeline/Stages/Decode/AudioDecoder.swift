@@ -32,7 +32,7 @@ where Upstream.Buffer == EncodedAudioPacket<C> {
     }
 
     /// What the decoder has done so far.
-    public var statistics: Statistics { core.statistics }
+    public var statistics: Statistics { core.statistics.audio }
 
     /// The demuxer seek (`SeekMark.generation`) the buffers handed out since belong to; 0 before any.
     var seekGeneration: Int { core.seekGeneration }

@@ -104,8 +104,8 @@ where Upstream.Buffer: DecodablePacket, Upstream.Buffer.Format: DecodableFormat 
     }
 
     /// What the decoder has done so far.
-    var statistics: DecoderStatistics {
-        DecoderStatistics(packets: packets, frames: Int64(medium.frames), skippedPackets: damaged.skipped, firstSkip: damaged.firstSkip)
+    var statistics: DecoderCounts {
+        DecoderCounts(packets: packets, decoded: Int64(medium.frames), skippedPackets: damaged.skipped, firstSkip: damaged.firstSkip)
     }
 
     /// The next output, or nil at the end (until a seek makes the stream go on).

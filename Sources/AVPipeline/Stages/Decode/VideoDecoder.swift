@@ -36,7 +36,7 @@ where Upstream.Buffer == EncodedVideoPacket<C> {
     }
 
     /// What the decoder has done so far.
-    public var statistics: Statistics { core.statistics }
+    public var statistics: Statistics { core.statistics.video }
 
     /// The demuxer seek (`SeekMark.generation`) the pictures handed out since belong to; 0 before any.
     var seekGeneration: Int { core.seekGeneration }

@@ -89,6 +89,7 @@ public final class Demuxer: Sendable {
     /// libavformat's pick of audio and video track (stream indices), made once on the probing context.
     private let bestAudio: Int?
     private let bestVideo: Int?
+    private let bestSubtitle: Int?
 
     /// Opens the file at `path` and reads its header (no packet is read until a track is pulled).
     ///
@@ -149,6 +150,7 @@ public final class Demuxer: Sendable {
         declaresTrackDurations = context.formatName == "flac" && headerDuration
         bestAudio = context.bestStream(AVMEDIA_TYPE_AUDIO)
         bestVideo = context.bestStream(AVMEDIA_TYPE_VIDEO)
+        bestSubtitle = context.bestStream(AVMEDIA_TYPE_SUBTITLE)
         // A live input is read once, like a pipe: a second connection would start elsewhere. A
         // network input whose tracks share their bytes is read once for all tracks until one seeks.
         if context.canSeek && !isLive && remote && Self.sharesBytesBetweenTracks(context.formatName) {
@@ -264,10 +266,18 @@ public final class Demuxer: Sendable {
         try select(.video, index, missing: .noVideoStream(path: info.path))
     }
 
-    /// The subtitle track `index` (0 = the file's first, in container order). Throws
-    /// `.invalidOption` when there is no such track.
-    public func subtitleTrack(_ index: Int = 0) throws -> DemuxedSubtitleTrack {
+    /// The subtitle track `index` (0 = the file's first, in container order), or the best one
+    /// (libavformat's choice) when `index` is nil, as `audioTrack(_:)` and `videoTrack(_:)` choose.
+    /// Throws `.invalidOption` when there is no such track.
+    public func subtitleTrack(_ index: Int? = nil) throws -> DemuxedSubtitleTrack {
         let candidates = info.subtitleTracks
+        guard let index else {
+            guard let first = candidates.first else {
+                throw AVPipelineError.invalidOption(name: "subtitle track", value: "best", reason: "the file has no subtitle track")
+            }
+            let best = bestSubtitle.flatMap { best in candidates.first { $0.index == best } } ?? first
+            return try DemuxedSubtitleTrack(demuxer: self, track: best)
+        }
         guard candidates.indices.contains(index) else {
             throw AVPipelineError.invalidOption(name: "subtitle track", value: "\(index)",
                                                 reason: "the file has \(candidates.count) subtitle track\(candidates.count == 1 ? "" : "s")")

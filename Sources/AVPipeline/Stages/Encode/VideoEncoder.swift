@@ -6,7 +6,7 @@ internal import CFFmpeg
 /// end. Packets come out in the encoder's clock (`outputFormat.timeBase`), in decode order.
 ///
 /// ```swift
-/// let video = try VideoDecoder(track: demuxer.videoTracks[0])
+/// let video = try Demuxer(path: "movie.mp4").videoTrack().decodeVideo()
 /// let h264 = try video.encodeVideo(.init(preset: "veryfast", crf: 23))
 /// try await h264.writeRawVideo(to: "out.h264")
 /// ```
@@ -53,7 +53,7 @@ public final class VideoEncoder<Upstream: SampleSource>: SampleSource where Upst
         notices = setup.notices
         self.options = options
         feed = VideoFeed(upstream: upstream, target: setup.format, constantRate: options.frameRate != nil,
-                         keyframeEvery: options.keyframeEvery)
+                         keyframeTimeInterval: options.keyframeTimeInterval)
         core = EncoderCore(encoder: setup.encoder, feed: feed)
     }
 

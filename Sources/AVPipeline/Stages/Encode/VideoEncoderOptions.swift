@@ -21,8 +21,9 @@ public struct VideoEncoderOptions: Sendable, Equatable {
     public var maxRate: Int?
     /// The decoder's buffer (VBV) in bits.
     public var bufferSize: Int?
-    /// At most this many pictures from one keyframe to the next (ffmpeg's `-g`).
-    public var keyframeInterval: Int?
+    /// Keyframe spacing counted in pictures: at most this many from one keyframe to the next
+    /// (ffmpeg's `-g`). `keyframeTimeInterval` is the spacing counted in time; both may be set.
+    public var keyframePictureInterval: Int?
     /// Most B-frames in a row (0: none, which a live viewer's decoder likes).
     public var bFrames: Int?
     /// Encoder threads; nil or 0 lets the encoder choose. With one thread x264's output is the same
@@ -39,8 +40,9 @@ public struct VideoEncoderOptions: Sendable, Equatable {
     /// A constant output frame rate: pictures are dropped or repeated to it (ffmpeg's `-r`). nil keeps
     /// each picture once at its own time, so a variable frame rate stays variable.
     public var frameRate: Rational?
-    /// A keyframe at the first picture at or after every multiple of this (HLS segments start there).
-    public var keyframeEvery: MediaTime?
+    /// Keyframe spacing counted in time: a keyframe at the first picture at or after every multiple
+    /// of this (HLS segments start there; ffmpeg's `-force_key_frames`). See `keyframePictureInterval`.
+    public var keyframeTimeInterval: MediaTime?
     /// Any other encoder option, `key` → `value` (`x264-params`, `rc-lookahead`, `aq-mode`…).
     public var encoderOptions: [String: String]
     /// The codec's set-up goes in the container's header (MP4, MKV, FLV want it) rather than before
@@ -50,8 +52,8 @@ public struct VideoEncoderOptions: Sendable, Equatable {
     /// Settings as the properties say; the defaults are ffmpeg's (libx264 with its own defaults).
     public init(encoder: String = "libx264", preset: String? = nil, tune: String? = nil, profile: String? = nil,
                 crf: Double? = nil, bitRate: Int? = nil, maxRate: Int? = nil, bufferSize: Int? = nil,
-                keyframeInterval: Int? = nil, bFrames: Int? = nil, threads: Int? = nil, pixelFormat: PixelFormat? = nil,
-                width: Int? = nil, height: Int? = nil, frameRate: Rational? = nil, keyframeEvery: MediaTime? = nil,
+                keyframePictureInterval: Int? = nil, bFrames: Int? = nil, threads: Int? = nil, pixelFormat: PixelFormat? = nil,
+                width: Int? = nil, height: Int? = nil, frameRate: Rational? = nil, keyframeTimeInterval: MediaTime? = nil,
                 encoderOptions: [String: String] = [:], globalHeader: Bool = false) {
         self.encoder = encoder
         self.preset = preset
@@ -61,14 +63,14 @@ public struct VideoEncoderOptions: Sendable, Equatable {
         self.bitRate = bitRate
         self.maxRate = maxRate
         self.bufferSize = bufferSize
-        self.keyframeInterval = keyframeInterval
+        self.keyframePictureInterval = keyframePictureInterval
         self.bFrames = bFrames
         self.threads = threads
         self.pixelFormat = pixelFormat
         self.width = width
         self.height = height
         self.frameRate = frameRate
-        self.keyframeEvery = keyframeEvery
+        self.keyframeTimeInterval = keyframeTimeInterval
         self.encoderOptions = encoderOptions
         self.globalHeader = globalHeader
     }
@@ -81,7 +83,7 @@ public struct VideoEncoderOptions: Sendable, Equatable {
         try Self.checkRange("bit rate", bitRate, 1...2_000_000_000)
         try Self.checkRange("maxrate", maxRate, 1...2_000_000_000)
         try Self.checkRange("bufsize", bufferSize, 1...2_000_000_000)
-        try Self.checkRange("keyframe interval (gop)", keyframeInterval, 1...100_000)
+        try Self.checkRange("keyframe interval (gop)", keyframePictureInterval, 1...100_000)
         try Self.checkRange("B-frames", bFrames, 0...16)
         try Self.checkRange("threads", threads, 0...256)
         if maxRate != nil && bufferSize == nil {
@@ -94,7 +96,7 @@ public struct VideoEncoderOptions: Sendable, Equatable {
         options["b"] = bitRate.map(String.init)
         options["maxrate"] = maxRate.map(String.init)
         options["bufsize"] = bufferSize.map(String.init)
-        options["g"] = keyframeInterval.map(String.init)
+        options["g"] = keyframePictureInterval.map(String.init)
         options["bf"] = bFrames.map(String.init)
         options["threads"] = threads.map(String.init)
         var merged = options.merging(encoderOptions) { $1 }

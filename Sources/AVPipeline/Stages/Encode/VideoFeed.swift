@@ -11,7 +11,7 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
     private let constantRate: Bool
     /// A keyframe boundary every `ticks / per` ticks of the encoder's clock, kept as a fraction:
     /// 0.5 s is 12.5 frame periods at 25 fps, and a rounded 13 would drift a picture a second.
-    private let keyframeEvery: (ticks: Int64, per: Int64)?
+    private let keyframeTimeInterval: (ticks: Int64, per: Int64)?
     private var scaler: Scaler?
     /// The encoder time of the last picture sent; every next one is later.
     private var lastTime: Int64?
@@ -38,11 +38,11 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
     private(set) var dropped = 0
     private(set) var repeated = 0
 
-    init(upstream: Upstream, target: VideoFormat, constantRate: Bool, keyframeEvery: MediaTime?) {
+    init(upstream: Upstream, target: VideoFormat, constantRate: Bool, keyframeTimeInterval: MediaTime?) {
         self.upstream = upstream
         self.target = target
         self.constantRate = constantRate
-        self.keyframeEvery = keyframeEvery.flatMap { every in
+        self.keyframeTimeInterval = keyframeTimeInterval.flatMap { every in
             let ticks = every.value * Int64(every.timeBase.numerator) * Int64(target.timeBase.denominator)
             let per = Int64(every.timeBase.denominator) * Int64(target.timeBase.numerator)
             guard ticks > 0, per > 0 else { return nil }
@@ -164,7 +164,7 @@ final class VideoFeed<Upstream: SampleSource>: EncoderFeed where Upstream.Buffer
         avp_frame_set_duration(f, duration ?? 0)
         durations[time] = duration.flatMap { $0 > 0 ? $0 : nil } ?? framePeriod
         f.pointee.pict_type = AV_PICTURE_TYPE_NONE
-        if let (ticks, per) = keyframeEvery {
+        if let (ticks, per) = keyframeTimeInterval {
             let first = firstTime ?? time
             firstTime = first
             if time >= nextKeyframe ?? first {

@@ -21,7 +21,7 @@ public struct TranscodePlan: Sendable {
     /// What happens to the audio.
     public enum AudioWork: Sendable {
         /// Encoded to AAC-LC, with `channels` (nil: the input's).
-        case aac(AACEncoderOptions, channels: Int?)
+        case aac(AudioEncoderOptions, channels: Int?)
         /// Encoded with another FFmpeg audio encoder (`libopus` for WebM), at `bitRate` (nil: its default).
         case encoder(String, bitRate: Int?)
         /// Copied as it is.

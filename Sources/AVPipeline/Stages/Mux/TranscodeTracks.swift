@@ -6,8 +6,8 @@ public struct TranscodeTracks {
     public let videoNotices: [String]
     /// The video encoder's input (size, layout, clock), when the video is encoded.
     public let videoEncoderInput: VideoFormat?
-    /// The bit rate the (first) AAC encoder was set to, when the audio is AAC-encoded.
-    public let aacBitRate: Int?
+    /// The bit rate the (first) AAC encoder was set to (`AACEncoder.bitRate`), when the audio is AAC-encoded.
+    public let audioBitRate: Int?
 }
 
 extension Muxer {
@@ -29,7 +29,7 @@ extension Muxer {
         let from = plan.timelineOrigin
         if let start = plan.start, start.value > 0, let from { try demuxer.seek(to: from, mode: .exact) }
         let end = plan.duration.flatMap { duration in from.map { $0 + duration } }
-        var notices: [String] = [], encoderInput: VideoFormat?, aacBitRate: Int?
+        var notices: [String] = [], encoderInput: VideoFormat?, audioBitRate: Int?
         if let (track, work) = plan.video {
             if case .encode(let asked) = work {
                 let options = videoEncoderOptions(asked)
@@ -64,10 +64,10 @@ extension Muxer {
                 let request = AudioFormatRequest(sampleFormat: .fltp, sampleRate: options.sampleRate,
                                                  channelLayout: channels.map { .default(channelCount: $0) })
                 let encoder = try pcm.resampled(to: request).encodeAAC(options)
-                aacBitRate = aacBitRate ?? encoder.bitrate
+                audioBitRate = audioBitRate ?? encoder.bitRate
                 try addAudio(encoder, label: label, trackMetadata: tags)
             case .encoder(let name, let bitRate):
-                try addAudio(AudioEncoder(upstream: try cut(), encoder: name, bitrate: bitRate, globalHeader: wantsGlobalHeader),
+                try addAudio(AudioEncoder(upstream: try cut(), options: .init(encoder: name, bitRate: bitRate, globalHeader: wantsGlobalHeader)),
                              label: label, trackMetadata: tags)
             case .copy, .none:
                 switch (end, stop) {
@@ -82,7 +82,7 @@ extension Muxer {
             try addSubtitles(of: demuxer, track, plan: plan.copied, label: label,
                              part: plan.start != nil || plan.duration != nil ? (from, end) : nil)
         }
-        return TranscodeTracks(videoNotices: notices, videoEncoderInput: encoderInput, aacBitRate: aacBitRate)
+        return TranscodeTracks(videoNotices: notices, videoEncoderInput: encoderInput, audioBitRate: audioBitRate)
     }
 
     /// Whether this container keeps codec set-up in its header (MP4, MKV, FLV), so encoders must put

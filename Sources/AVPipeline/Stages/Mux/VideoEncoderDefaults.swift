@@ -6,8 +6,8 @@ extension Muxer {
     public func videoEncoderOptions(_ options: VideoEncoderOptions) -> VideoEncoderOptions {
         var options = options
         options.globalHeader = wantsGlobalHeader
-        if container == .hls, options.keyframeEvery == nil { options.keyframeEvery = self.options.hls.segmentDuration }
-        if container == .flv, options.keyframeEvery == nil, options.keyframeInterval == nil { options.keyframeEvery = .seconds(2) }
+        if container == .hls, options.keyframeTimeInterval == nil { options.keyframeTimeInterval = self.options.hls.segmentDuration }
+        if container == .flv, options.keyframeTimeInterval == nil, options.keyframePictureInterval == nil { options.keyframeTimeInterval = .seconds(2) }
         return options
     }
 }

@@ -60,7 +60,7 @@ public final class AudioRenderer<Upstream: SampleSource> where Upstream.Buffer =
     /// Plays everything from upstream and returns once the last sample was played (or `stop()` was
     /// called). Cancelling the task stops playback at once and throws `.cancelled`.
     @discardableResult
-    public func run(progress: ((MediaTime) -> Void)? = nil) async throws -> RenderStatistics {
+    public func run(progress: ((MediaTime) -> Void)? = nil) async throws -> AudioPlaybackStatistics {
         let (pump, output, feed) = (pump, pump.output, pump.feed)
         defer { output.close() }
         while !control.isStopped {
@@ -101,7 +101,7 @@ extension SampleSource where Buffer == PCMBuffer {
     /// been played. (AVPipelineDevices adds `play(_:progress:)` on SDL2's devices.)
     @discardableResult
     public func play(on devices: some PlaybackDevices, _ options: AudioRenderer<Self>.Options = .init(),
-                     progress: ((MediaTime) -> Void)? = nil) async throws -> RenderStatistics {
+                     progress: ((MediaTime) -> Void)? = nil) async throws -> AudioPlaybackStatistics {
         try await AudioRenderer(upstream: self, devices: devices, options: options).run(progress: progress)
     }
 }

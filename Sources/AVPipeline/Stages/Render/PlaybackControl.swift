@@ -36,11 +36,11 @@ public final class PlaybackControl: Sendable {
     }
 
     /// Counters so far: frames played, underruns.
-    public var statistics: RenderStatistics { feed.statistics }
+    public var statistics: AudioPlaybackStatistics { feed.statistics }
 
     /// How much of the source the device has been handed.
     public var position: MediaTime {
-        MediaTime(value: Int64(feed.statistics.playedFrames), timeBase: feed.format.sampleTimeBase)
+        MediaTime(value: Int64(feed.statistics.playedSampleFrames), timeBase: feed.format.sampleTimeBase)
     }
 
     func markPrimed() { update { $0.primed = true } }

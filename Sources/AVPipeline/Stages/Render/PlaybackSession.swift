@@ -12,7 +12,7 @@ final class PlaybackSession: Sendable {
         var audioEnded: Int?
         var videoEnded: Int?
         var failure: AVPipelineError?
-        var statistics = PlayerStatistics()
+        var statistics = PlaybackStatistics()
         var offsetSum = 0.0
         var timedPictures = 0
     }
@@ -67,9 +67,9 @@ final class PlaybackSession: Sendable {
     /// at once (the first, and the first after a seek), which sets the clock rather than follows it.
     func pictureShown(offset: Double?, late: Bool = false) {
         state.withLock { s in
-            s.statistics.framesShown += 1
+            s.statistics.picturesShown += 1
             guard let offset else { return }
-            if late { s.statistics.framesLate += 1 }
+            if late { s.statistics.picturesLate += 1 }
             s.timedPictures += 1
             s.offsetSum += offset
             s.statistics.meanOffset = s.offsetSum / Double(s.timedPictures)
@@ -77,7 +77,7 @@ final class PlaybackSession: Sendable {
         }
     }
 
-    func pictureDropped() { state.withLock { $0.statistics.framesDropped += 1 } }
+    func pictureDropped() { state.withLock { $0.statistics.picturesDropped += 1 } }
 
     /// Runs a lane; its failure stops the playback and is kept for `run()` to throw. (Lanes are
     /// cancelled only once playback has ended, or by the caller's cancellation, which `run()`

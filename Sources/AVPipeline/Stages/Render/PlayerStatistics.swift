@@ -1,11 +1,12 @@
-/// What a playback did (a `Player`'s or a `VideoRenderer`'s), for `--stats`.
-public struct PlayerStatistics: Sendable {
+/// What a playback did (a `Player`'s or a `VideoRenderer`'s `show()`), for `--stats`; the audio
+/// device's own counters are `AudioPlaybackStatistics` (an `AudioRenderer`'s `play()`).
+public struct PlaybackStatistics: Sendable {
     /// Pictures handed to the window.
-    public var framesShown = 0
+    public var picturesShown = 0
     /// Pictures skipped because they were due more than a frame duration ago when their turn came.
-    public var framesDropped = 0
+    public var picturesDropped = 0
     /// Pictures shown more than half a frame duration after they were due.
-    public var framesLate = 0
+    public var picturesLate = 0
     /// Over the pictures shown: how far the master clock was past each picture's time when it was
     /// handed to the window (positive: the picture came late), in seconds; the maximum is of the
     /// absolute offsets.

@@ -1,13 +1,15 @@
 import Synchronization
 
-/// Counters of a playback, readable at any time from any thread.
-public struct RenderStatistics: Sendable, Equatable {
+/// The audio device's counters of a playback (an `AudioRenderer`'s `play()`, `PlaybackControl`),
+/// readable at any time from any thread; `PlaybackStatistics` is the whole playback's, a `Player`'s
+/// or a `VideoRenderer`'s (its `audioUnderruns` are these `underruns`).
+public struct AudioPlaybackStatistics: Sendable, Equatable {
     /// Device callbacks that found the buffer short while more audio was still coming.
     public var underruns: Int
     /// Sample frames of silence played in place of missing audio (underruns only, not the tail).
-    public var silentFrames: Int
+    public var silentSampleFrames: Int
     /// Sample frames of the source handed to the device.
-    public var playedFrames: Int
+    public var playedSampleFrames: Int
 }
 
 /// What the audio device's callback reads: the PCM ring, the volume and the counters, in the
@@ -23,8 +25,8 @@ public final class RenderFeed: @unchecked Sendable {
     private let silenceByte: UInt8
     private let volumeBits = Atomic<UInt32>(Float(1).bitPattern)
     private let underruns = Atomic<Int>(0)
-    private let silentFrames = Atomic<Int>(0)
-    private let playedFrames = Atomic<Int>(0)
+    private let silentSampleFrames = Atomic<Int>(0)
+    private let playedSampleFrames = Atomic<Int>(0)
     private let ended = Atomic<Bool>(false)
     private let drained = Atomic<Bool>(false)
     /// The latest callback that played source audio: when it started, and the ring's read count
@@ -47,9 +49,9 @@ public final class RenderFeed: @unchecked Sendable {
         set { volumeBits.store(Swift.min(Swift.max(newValue, 0), 1).bitPattern, ordering: .relaxed) }
     }
 
-    var statistics: RenderStatistics {
-        RenderStatistics(underruns: underruns.load(ordering: .relaxed), silentFrames: silentFrames.load(ordering: .relaxed),
-                         playedFrames: playedFrames.load(ordering: .relaxed))
+    var statistics: AudioPlaybackStatistics {
+        AudioPlaybackStatistics(underruns: underruns.load(ordering: .relaxed), silentSampleFrames: silentSampleFrames.load(ordering: .relaxed),
+                         playedSampleFrames: playedSampleFrames.load(ordering: .relaxed))
     }
 
     /// The producer is done: a short buffer from now on is the tail, not an underrun.
@@ -92,14 +94,14 @@ public final class RenderFeed: @unchecked Sendable {
             stampConsumedFrames.store(ring.consumedFrames, ordering: .releasing)
             stampSequence.store(sequence + 2, ordering: .releasing)
         }
-        playedFrames.add(copied / ring.bytesPerFrame, ordering: .relaxed)
+        playedSampleFrames.add(copied / ring.bytesPerFrame, ordering: .relaxed)
         guard copied < count else { return }
         (destination + copied).initializeMemory(as: UInt8.self, repeating: silenceByte, count: count - copied)
         if finished {
             drained.store(true, ordering: .releasing)
         } else {
             underruns.add(1, ordering: .relaxed)
-            silentFrames.add((count - copied) / ring.bytesPerFrame, ordering: .relaxed)
+            silentSampleFrames.add((count - copied) / ring.bytesPerFrame, ordering: .relaxed)
         }
     }
 

@@ -42,7 +42,7 @@ public final class VideoRenderer<Upstream: SampleSource> where Upstream.Buffer =
 
     /// Shows every picture, then returns (or when the viewer quits, or `stop()` is called).
     @discardableResult
-    public func run() async throws -> PlayerStatistics {
+    public func run() async throws -> PlaybackStatistics {
         let taken = lane.withLock { (box: inout OwnershipTransfer<VideoLane<Upstream>>?) -> OwnershipTransfer<VideoLane<Upstream>>? in
             defer { box = nil }
             return box
@@ -80,7 +80,7 @@ extension SampleSource where Buffer == VideoFrame {
     /// Shows these pictures in a window of `devices` at their times (see `VideoRenderer`); returns
     /// at the end. (AVPipelineDevices adds `show(_:)` on an SDL2 window.)
     @discardableResult
-    public func show(on devices: some PlaybackDevices, _ options: VideoRendererOptions = .init()) async throws -> PlayerStatistics {
+    public func show(on devices: some PlaybackDevices, _ options: VideoRendererOptions = .init()) async throws -> PlaybackStatistics {
         try await VideoRenderer(upstream: self, devices: devices, options: options).run()
     }
 }

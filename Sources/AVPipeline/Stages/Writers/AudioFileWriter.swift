@@ -55,7 +55,7 @@ public final class AudioFileWriter<Upstream: SampleSource> where Upstream.Buffer
             return
         }
         let globalHeader = av_guess_format(format.muxerName, nil, nil).map { ($0.pointee.flags & avp_fmt_globalheader()) != 0 } ?? false
-        let encoder = try AudioEncoder(upstream: upstream, encoder: encoderName, globalHeader: globalHeader)
+        let encoder = try AudioEncoder(upstream: upstream, options: .init(encoder: encoderName, globalHeader: globalHeader))
         writtenFormat = encoder.encoderInputFormat
         let writer = try SingleStreamFileWriter(path: path, muxer: format.muxerName, overwrite: overwrite,
                                                 parameters: encoder.outputFormat.parameters, timeBase: encoder.outputFormat.timeBase)
