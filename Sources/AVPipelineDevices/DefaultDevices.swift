@@ -36,7 +36,7 @@ extension SampleSource where Buffer == PCMBuffer {
     /// Plays this PCM on the default (or a named) SDL2 output device; returns when it has been played.
     @discardableResult
     public func play(_ options: AudioRenderer<Self>.Options = .init(),
-                     progress: ((MediaTime) -> Void)? = nil) async throws -> RenderStatistics {
+                     progress: ((MediaTime) -> Void)? = nil) async throws -> AudioPlaybackStatistics {
         try await play(on: SDLDevices(), options, progress: progress)
     }
 }
@@ -44,7 +44,7 @@ extension SampleSource where Buffer == PCMBuffer {
 extension SampleSource where Buffer == VideoFrame {
     /// Shows these pictures in an SDL2 window at their times (see `VideoRenderer`); returns at the end.
     @discardableResult
-    public func show(_ options: VideoRendererOptions = .init()) async throws -> PlayerStatistics {
+    public func show(_ options: VideoRendererOptions = .init()) async throws -> PlaybackStatistics {
         try await show(on: SDLDevices(), options)
     }
 }

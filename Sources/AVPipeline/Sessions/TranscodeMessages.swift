@@ -66,8 +66,8 @@ extension AACEncoder {
     /// When `requested` is more than AAC-LC carries for this stream and the encoder lowered it,
     /// the warning that says to what (as `avpipe encode` and `record` print it); else nil.
     public func loweredBitRateWarning(requested: Int?) -> String? {
-        guard let requested, bitrate < requested else { return nil }
+        guard let requested, bitRate < requested else { return nil }
         let format = encoderInputFormat
-        return "\(requested / 1000) kb/s is more than AAC-LC carries for \(format.channelCount) channel(s) at \(format.sampleRate) Hz; using \(bitrate / 1000) kb/s"
+        return "\(requested / 1000) kb/s is more than AAC-LC carries for \(format.channelCount) channel(s) at \(format.sampleRate) Hz; using \(bitRate / 1000) kb/s"
     }
 }

@@ -73,7 +73,7 @@ extension TranscodeSession {
         var parallel = audio.parallel
         if options.capture?.realtime == true { parallel.jobs = 1 }  // a paced capture imitates a device
         if parallel.jobs == 0 { parallel.jobs = Self.automaticJobs(duration: duration) }
-        let encoder = try pcm.encodeAAC(.init(bitrate: audio.bitRate, sampleRate: audio.sampleRate, quality: audio.quality, parallel: parallel))
+        let encoder = try pcm.encodeAAC(.init(bitRate: audio.bitRate, sampleRate: audio.sampleRate, quality: audio.quality, parallel: parallel))
         context.send(TranscodeMessages.lowered(requested: audio.bitRate, encoder: encoder))
         let meter = context.meter(total: duration)
         if !container.isGapless, !carrying.tags.isEmpty || carrying.cover != nil {

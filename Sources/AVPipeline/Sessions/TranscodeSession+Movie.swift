@@ -50,7 +50,7 @@ extension TranscodeSession {
         if container == .webm { return .encoder("libopus", bitRate: audio.bitRate) }
         var parallel = audio.parallel
         if parallel.jobs == 0 { parallel.jobs = 1 }  // segments need an audio-only input
-        return .aac(AACEncoderOptions(bitrate: audio.bitRate, sampleRate: audio.sampleRate, quality: audio.quality, parallel: parallel),
+        return .aac(AudioEncoderOptions(bitRate: audio.bitRate, sampleRate: audio.sampleRate, quality: audio.quality, parallel: parallel),
                     channels: audio.channels)
     }
 
