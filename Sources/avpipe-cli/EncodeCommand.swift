@@ -161,11 +161,3 @@ extension Encode: AudioFormatHelp {
     }
 }
 
-/// Kept for `record`, which reported through it, until it reports through its session (the
-/// integrator removes it after merging).
-enum EncodeJob {
-    /// Prints the encoder's warning when it lowered `requested`.
-    static func reportLowered<PCM>(requested: Int?, encoder: AACEncoder<PCM>) {
-        if let warning = encoder.loweredBitRateWarning(requested: requested) { printWarning(warning) }
-    }
-}

@@ -6,8 +6,9 @@ import Foundation
 guard CommandLine.arguments.count == 3 else { print("usage: hls IN FOLDER"); exit(2) }
 FFmpegLog.setLevel(.quiet)  // as `avpipe` does: failures arrive as typed errors, not FFmpeg's log
 let demuxer = try Demuxer(path: CommandLine.arguments[1])
-let muxer = try Muxer(path: CommandLine.arguments[2] + "/index.m3u8",
-                      options: .init(hls: HLSOptions(segmentDuration: .seconds(2))))
+var options = Muxer.Options()
+options.hls = HLSOptions(segmentDuration: .seconds(2))
+let muxer = try Muxer(path: CommandLine.arguments[2] + "/index.m3u8", options: options)
 // Only the width is given: the height follows the display aspect (an anamorphic picture keeps
 // its shape). The muxer adds what HLS asks of the encoder: a keyframe at every
 // segment start, so each segment can be played on its own.

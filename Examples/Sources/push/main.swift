@@ -8,19 +8,14 @@ guard CommandLine.arguments.count == 4, let seconds = Int(CommandLine.arguments[
 }
 FFmpegLog.setLevel(.quiet)  // as `avpipe` does: failures arrive as typed errors, not FFmpeg's log
 let demuxer = try Demuxer(path: CommandLine.arguments[1])
-// `realtime`: sent at the media's own pace, as a live source would send it, not in one burst.
-let muxer = try Muxer(url: CommandLine.arguments[2], options: .init(realtime: true))
+// A live URL (rtmp, srt) is sent at the media's own pace, as a live source would send it.
+let muxer = try Muxer(url: CommandLine.arguments[2])
 try muxer.addVideo(demuxer.videoTrack())
 if demuxer.info.hasAudio { try muxer.addAudio(demuxer.audioTrack()) }
 
-let pushing = Task { try await muxer.run() }
-try await Task.sleep(for: .seconds(seconds))
-// Cancelling a live push ends the stream cleanly (the server gets its end) and then reports
-// `.cancelled`: for this program, a normal end.
-pushing.cancel()
-do {
-    let summary = try await pushing.value
-    print("pushed all of \(CommandLine.arguments[1]) (\(summary.duration.map { "\($0.seconds) s" } ?? "?"))")
-} catch AVPipelineError.cancelled {
-    print("stopped after \(seconds) s")
-}
+let control = muxer.control
+let timer = Task { try await Task.sleep(for: .seconds(seconds)); control.stop() }
+// A stop is a normal end: the stream is closed properly and `run` returns what was sent.
+let summary = try await muxer.run()
+timer.cancel()
+print("pushed \(summary.duration.map { "\($0.seconds) s" } ?? "?") of \(CommandLine.arguments[1])")
