@@ -24,9 +24,10 @@ import TestSupport
             }
         }
 
-        /// Waits until a status says `seconds` were recorded (at most a minute of wall time).
+        /// Waits until a status says `seconds` were recorded (at most three minutes of wall time:
+        /// a loaded machine starts its X and sound servers slowly).
         func waitForRecorded(_ seconds: Double) async throws {
-            let deadline = Date().addingTimeInterval(60)
+            let deadline = Date().addingTimeInterval(180)
             while (statuses.withLock { $0.last?.time.seconds ?? 0 }) < seconds {
                 guard Date() < deadline else { throw TestFailure("the recording never reached \(seconds) s") }
                 try await Task.sleep(for: .milliseconds(50))
@@ -96,7 +97,15 @@ import TestSupport
         let events = Events()
         let summary = try await Self.withEnvironment(sound.environment.filter { $0.key != "HOME" }) {
             let running = Task { try await session.run(events: events.take) }
-            try await events.waitForRecorded(2)
+            do {
+                try await events.waitForRecorded(2)
+            } catch {
+                // Never leave a recording running behind a failed test: its devices and servers
+                // would outlive it.
+                session.stop()
+                _ = try? await running.value
+                throw error
+            }
             session.stop()
             return try await running.value
         }
@@ -161,7 +170,15 @@ import TestSupport
         let events = Events()
         let summary = try await Self.withEnvironment(sound.environment.filter { $0.key != "HOME" }) {
             let running = Task { try await session.run(events: events.take) }
-            try await events.waitForRecorded(2)
+            do {
+                try await events.waitForRecorded(2)
+            } catch {
+                // Never leave a recording running behind a failed test: its devices and servers
+                // would outlive it.
+                session.stop()
+                _ = try? await running.value
+                throw error
+            }
             session.stop()
             return try await running.value
         }

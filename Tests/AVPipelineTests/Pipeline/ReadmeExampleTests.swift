@@ -72,6 +72,36 @@ import AVPipeline
         #expect(frames.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "75", "3 s at 25 fps")
     }
 
+    static func readmeSessionExample() async throws {
+        // A session: what `avpipe encode` does, with its progress as events.
+        let session = try TranscodeSession(input: "phone.mov", output: "phone.webm")  // VP9 + Opus, upright
+        try await session.run { event in
+            if case .progress(let progress) = event { print(progress.fraction ?? 0) }  // reaches 1
+        }
+    }
+
+    @Test func readmeShowsTheCompiledSessionExample() throws {
+        let readme = try String(contentsOfFile: Locations.packageRoot + "/README.md", encoding: .utf8)
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let marker = "// A session: what `avpipe encode` does"
+        let body = Self.lines(of: source, after: marker, until: "    }")
+        #expect(body.count == 4)
+        #expect(body == Self.lines(of: readme, after: marker, until: "```"), "README session example and readmeSessionExample() differ")
+    }
+
+    /// The example's WebM holds VP9 and Opus (ffprobe), as `avpipe encode` picks them for `.webm`.
+    @Test func readmeSessionExampleRuns() async throws {
+        let folder = TemporaryDirectory()
+        try DemuxMedia.movie(folder.file("phone.mov"), seconds: 1)
+        let previous = FileManager.default.currentDirectoryPath
+        _ = FileManager.default.changeCurrentDirectoryPath(folder.path)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        try await Self.readmeSessionExample()
+        let codecs = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0",
+                                                    folder.file("phone.webm")])
+        #expect(codecs.stdoutText.split(separator: "\n").map(String.init) == ["vp9", "opus"], "\(codecs.stdoutText)")
+    }
+
     @Test func readmeShowsTheCompiledExample() throws {
         let readme = try String(contentsOfFile: Locations.packageRoot + "/README.md", encoding: .utf8)
         let source = try String(contentsOfFile: #filePath, encoding: .utf8)
