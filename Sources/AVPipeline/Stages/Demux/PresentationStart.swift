@@ -41,10 +41,15 @@ struct TimelinePart {
 
     /// The part from `start` (nil: the beginning) for `duration` (nil: to the end) after `origin`.
     init(origin: MediaTime, start: MediaTime?, duration: MediaTime?) {
-        let from = start.map { origin + $0 } ?? origin
+        self.init(from: start.map { origin + $0 } ?? origin, duration: duration, seeks: start.map { $0.value > 0 } ?? false)
+    }
+
+    /// The part from `from` (already on the file's timeline) for `duration` (nil: to the end);
+    /// `seeks`: `from` is after the file's start.
+    init(from: MediaTime, duration: MediaTime?, seeks: Bool) {
         self.from = from
         end = duration.map { from + $0 }
-        seeks = start.map { $0.value > 0 } ?? false
+        self.seeks = seeks
     }
 }
 

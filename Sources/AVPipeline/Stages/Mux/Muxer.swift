@@ -17,9 +17,12 @@ internal import CFFmpeg
 /// numbers (`gapless`), which Apple's players read.
 ///
 /// ```swift
+/// let demuxer = try Demuxer(path: "in.mkv")
+/// let video = try demuxer.videoTrack()   // an EncodedVideoPacket source (Annex B or length-prefixed)
+/// let audio = try demuxer.audioTrack()   // an EncodedAudioPacket source (raw AAC or ADTS)
 /// let muxer = try Muxer(path: "a.mp4")
-/// try muxer.addVideo(video)     // EncodedVideoPacket source (Annex B or length-prefixed)
-/// try muxer.addAudio(audio)     // EncodedAudioPacket source (raw AAC or ADTS)
+/// try muxer.addVideo(video)
+/// try muxer.addAudio(audio)
 /// let summary = try await muxer.run()
 /// ```
 public final class Muxer {

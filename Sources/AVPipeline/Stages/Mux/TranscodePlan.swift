@@ -124,6 +124,12 @@ public struct TranscodePlan: Sendable {
         timelineOrigin = start.map { origin + $0 } ?? ([videoTrackInfo] + audioTracks + copied.tracks).compactMap { $0?.startTime }.min()
     }
 
+    /// The part of the input the plan reads, on the file's timeline: from `timelineOrigin`, for
+    /// `duration`, with an exact seek when `start` is inside the file. nil when no track has a time.
+    var part: TimelinePart? {
+        timelineOrigin.map { TimelinePart(from: $0, duration: duration, seeks: start.map { $0.value > 0 } ?? false) }
+    }
+
     /// What a track's copy (or encode as stored) into `container` loses of its orientation; a raw
     /// elementary stream has no header for it either.
     private static func orientationLoss(of track: TrackInfo, into container: Container, hls: HLSOptions) -> String? {

@@ -26,9 +26,9 @@ extension Muxer {
     /// thrown (a `TranscodeSession` stopped: the file is completed as at a normal end).
     func addTracks(of demuxer: Demuxer, transcoding plan: TranscodePlan, label: String?, stop: StopSwitch?) throws -> TranscodeTracks {
         let label = label ?? demuxer.info.path
-        let from = plan.timelineOrigin
-        if let start = plan.start, start.value > 0, let from { try demuxer.seek(to: from, mode: .exact) }
-        let end = plan.duration.flatMap { duration in from.map { $0 + duration } }
+        let part = plan.part
+        if let part { try demuxer.seek(toStartOf: part) }
+        let (from, end) = (part?.from, part?.end)
         var notices: [String] = [], encoderInput: VideoFormat?, audioBitRate: Int?
         if let (track, work) = plan.video {
             if case .encode(let asked) = work {
@@ -134,9 +134,8 @@ extension TranscodePlan {
         }
         options.globalHeader = false
         if options.frameRate == nil { options.frameRate = track.frameRate ?? Rational(25, 1) }
-        if let start, start.value > 0, let timelineOrigin { try demuxer.seek(to: timelineOrigin, mode: .exact) }
-        let end = duration.flatMap { duration in timelineOrigin.map { $0 + duration } }
-        let encoder = try demuxer.encodedVideo(track, options: options, end: end, metadata: [:], orientation: videoOrientation, stop: stop)
+        if let part { try demuxer.seek(toStartOf: part) }
+        let encoder = try demuxer.encodedVideo(track, options: options, end: part?.end, metadata: [:], orientation: videoOrientation, stop: stop)
         return (encoder, encoder.notices)
     }
 }
