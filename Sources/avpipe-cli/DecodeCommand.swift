@@ -93,7 +93,7 @@ struct Decode: AsyncParsableCommand {
                                          channelLayout: channels.map { ChannelLayout.default(channelCount: $0) })
         try await CommandRunner.run(logging: logging) {
             let demuxer = try Demuxer(InputOptions.location(input), options: demuxerOptions)
-            try ensureStart(start, within: demuxer.info)
+            try TranscodeMessages.ensureStart(start, within: demuxer.info)
             // Times are on the file's timeline, which may not start at 0 (MPEG-TS): as ffmpeg's -ss. An
             // Opus track in Matroska starts where its pre-skip ends.
             let decodesAudio = output != nil || (null && demuxer.info.hasAudio)
@@ -111,14 +111,14 @@ struct Decode: AsyncParsableCommand {
                     if let audioDecoder {
                         group.addTask {
                             while try await audioDecoder.next() != nil {}
-                            reportSkippedPackets(audioDecoder.statistics, kind: "audio")
+                            printMessage(TranscodeMessages.skippedPackets(audioDecoder.statistics, kind: "audio"))
                             return ""
                         }
                     }
                     if let videoDecoder {
                         group.addTask {
                             while try await videoDecoder.next() != nil {}
-                            reportSkippedPackets(videoDecoder.statistics, kind: "video")
+                            printMessage(TranscodeMessages.skippedPackets(videoDecoder.statistics, kind: "video"))
                             return ""
                         }
                     }
@@ -145,7 +145,7 @@ struct Decode: AsyncParsableCommand {
                                 let raw = packed == .u8 ? "u8" : "\(packed)le"
                                 printNotice("\(output): bare \(raw) samples, \(written.sampleRate) Hz, \(written.channelCount) channel(s) (ffplay -f \(raw) -ar \(written.sampleRate) -ch_layout \(written.channelLayout) \(output))")
                             }
-                            reportSkippedPackets(audioDecoder.statistics, kind: "audio")
+                            printMessage(TranscodeMessages.skippedPackets(audioDecoder.statistics, kind: "audio"))
                             return output
                         }
                     }
@@ -164,15 +164,15 @@ struct Decode: AsyncParsableCommand {
                             if Container(path: video) == .rawYUV, let format = written {
                                 printNotice("\(video): raw \(format.pixelFormat) \(format.width)x\(format.height) pictures (ffplay -f rawvideo -pixel_format \(format.pixelFormat) -video_size \(format.width)x\(format.height) \(video))")
                             }
-                            reportSkippedPackets(videoDecoder.statistics, kind: "video")
+                            printMessage(TranscodeMessages.skippedPackets(videoDecoder.statistics, kind: "video"))
                             return video
                         }
                     }
                 }
                 try await allOrNothing(&group)
             }
-            reportLiveEnd(demuxer, input: input)
-            reportTruncations(demuxer.truncations, input: input)
+            printMessage(TranscodeMessages.liveEnd(demuxer, input: input))
+            printMessage(TranscodeMessages.truncations(demuxer.truncations, input: input))
         }
     }
 }
@@ -196,10 +196,3 @@ extension Decode {
     }
 }
 
-/// One warning line when a decoder (of `kind`: audio, video) skipped damaged packets (the run still succeeds).
-func reportSkippedPackets(_ statistics: DecoderStatistics, kind: String) {
-    let count = statistics.skippedPackets
-    guard count > 0 else { return }
-    let plural = count == 1 ? "" : "s"
-    printWarning("skipped \(count) damaged \(kind) packet\(plural) (first \(statistics.firstSkip ?? "unknown"))")
-}

@@ -87,7 +87,7 @@ struct Demux: AsyncParsableCommand {
                 }
                 try await allOrNothing(&group)
             }
-            reportTruncations(demuxer.truncations, input: input)
+            printMessage(TranscodeMessages.truncations(demuxer.truncations, input: input))
         }
     }
 }
