@@ -85,7 +85,7 @@ struct Demux: AsyncParsableCommand {
                         return video
                     }
                 }
-                try await allOrNothing(&group)
+                try await OutputGroup.allOrNothing(&group)
             }
             printMessage(TranscodeMessages.truncations(demuxer.truncations, input: input))
         }
