@@ -87,12 +87,17 @@ struct Decode: AsyncParsableCommand {
 
     func run() async throws {
         var session = DecodeSession(input: input)
-        (session.audioOutput, session.audioTrack, session.videoOutput) = (output, audioTrack, video)
+        session.audioOutput = output
+        session.audioTrack = audioTrack
         session.audioFileFormat = fileFormat?.container
         session.audioFormat = AudioFormatRequest(sampleFormat: SampleFormat(rawValue: sampleFormat)!.packed, sampleRate: rate,
                                                  channelLayout: channels.map { ChannelLayout.default(channelCount: $0) })
-        (session.decodesOnly, session.start, session.duration) = (null, start?.time, duration?.time)
-        (session.overwrite, session.demuxerOptions) = (outputOptions.overwrite, inputOptions.demuxerOptions)
+        session.videoOutput = video
+        session.decodesOnly = null
+        session.start = start?.time
+        session.duration = duration?.time
+        session.overwrite = outputOptions.overwrite
+        session.demuxerOptions = inputOptions.demuxerOptions
         session.reportsProgress = isTerminal(2)
         let printer = TranscodeEventPrinter(raisesSegmentBuffers: false)
         try await CommandRunner.run(logging: logging) { [session] in
