@@ -99,10 +99,8 @@ struct Decode: AsyncParsableCommand {
         session.overwrite = outputOptions.overwrite
         session.demuxerOptions = inputOptions.demuxerOptions
         session.reportsProgress = isTerminal(2)
-        let printer = TranscodeEventPrinter(raisesSegmentBuffers: false)
-        try await CommandRunner.run(logging: logging) { [session] in
-            try await session.run(events: printer.print)
-            printer.finish()
+        try await TranscodeEventPrinter.run(logging: logging) { [session] events in
+            try await session.run(events: events)
         }
     }
 }

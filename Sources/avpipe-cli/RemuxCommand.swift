@@ -61,10 +61,8 @@ extension RemuxSession {
         var session = self
         // HLS needs the first progress event to raise the allocator's thresholds (`SegmentAllocation`).
         session.reportsProgress = isTerminal(2) || container == .hls
-        let printer = TranscodeEventPrinter(raisesSegmentBuffers: container == .hls)
-        try await CommandRunner.run(logging: logging) { [session] in
-            try await session.run(events: printer.print)
-            printer.finish()
+        try await TranscodeEventPrinter.run(logging: logging, raisesSegmentBuffers: container == .hls) { [session] events in
+            try await session.run(events: events)
         }
     }
 }

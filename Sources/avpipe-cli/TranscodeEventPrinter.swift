@@ -36,6 +36,19 @@ final class TranscodeEventPrinter: Sendable {
     }
 }
 
+extension TranscodeEventPrinter {
+    /// Runs a session under `CommandRunner`, giving it a printer's `print` for its events, and ends
+    /// the status line once it is done.
+    static func run(logging: LoggingOptions, raisesSegmentBuffers: Bool = false,
+                    _ session: @escaping @Sendable (@escaping @Sendable (TranscodeEvent) -> Void) async throws -> Void) async throws {
+        let printer = TranscodeEventPrinter(raisesSegmentBuffers: raisesSegmentBuffers)
+        try await CommandRunner.run(logging: logging) {
+            try await session(printer.print)
+            printer.finish()
+        }
+    }
+}
+
 /// Prints a library's notice or warning (`TranscodeMessages`) as its line, when there is one.
 func printMessage(_ event: TranscodeEvent?) {
     switch event {
