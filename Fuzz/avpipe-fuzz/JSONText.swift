@@ -1,1 +1,1 @@
-../../Sources/avpipe-cli/JSONText.swift
+../../Sources/AVPipeline/Report/JSONValue.swift

@@ -33,8 +33,9 @@ enum CommandRunner {
             task.cancel()
             hardStop(after: stopGrace, signal: number)
         }
-        do {
-            try await task.value
+        // However the run ended: reconnections said, the exit claimed, and a run a signal
+        // interrupted ends as such (128 + the signal), whatever it threw.
+        func settle() throws {
             reportReconnections()
             ExitGate.claimOrWait()
             let signalNumber = received.withLock { $0 }
@@ -42,16 +43,14 @@ enum CommandRunner {
                 printError("interrupted")
                 throw ExitCode(128 + signalNumber)
             }
+        }
+        do {
+            try await task.value
+            try settle()
         } catch let code as ExitCode {
             throw code
         } catch {
-            reportReconnections()
-            ExitGate.claimOrWait()
-            let signalNumber = received.withLock { $0 }
-            if signalNumber != 0 {
-                printError("interrupted")
-                throw ExitCode(128 + signalNumber)
-            }
+            try settle()
             throw report(error)
         }
     }

@@ -86,120 +86,21 @@ struct Decode: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (input, output, video, overwrite, demuxerOptions) = (input, output, video, outputOptions.overwrite, inputOptions.demuxerOptions)
-        let (start, duration, null, audioTrack) = (start?.time, duration?.time, null, audioTrack)
-        let fileFormat = fileFormat?.container ?? (output == OutputPaths.standardOutput ? .wav : output.flatMap(Container.init(path:)))
-        let request = AudioFormatRequest(sampleFormat: SampleFormat(rawValue: sampleFormat)!.packed, sampleRate: rate,
-                                         channelLayout: channels.map { ChannelLayout.default(channelCount: $0) })
-        try await CommandRunner.run(logging: logging) {
-            let demuxer = try Demuxer(InputOptions.location(input), options: demuxerOptions)
-            try ensureStart(start, within: demuxer.info)
-            // Times are on the file's timeline, which may not start at 0 (MPEG-TS): as ffmpeg's -ss. An
-            // Opus track in Matroska starts where its pre-skip ends.
-            let decodesAudio = output != nil || (null && demuxer.info.hasAudio)
-            let origin = (decodesAudio ? demuxer.presentationStart(ofAudio: try demuxer.audioTrackInfo(audioTrack)) : demuxer.info.startTime)
-                ?? MediaTime(value: 0, timeBase: Rational(1, 1))
-            let from = start.map { origin + $0 } ?? origin
-            if let start, start.value > 0 { try demuxer.seek(to: from, mode: .exact) }
-            let end = duration.map { from + $0 }
-            try await withThrowingTaskGroup(of: String.self) { group in
-                // Every track is asked for before any is read (an input that cannot seek is read once).
-                let decodesVideo = video != nil || (null && demuxer.info.hasVideo)
-                let audioDecoder = decodesAudio ? try demuxer.audioTrack(audioTrack).decodeAudio() : nil
-                let videoDecoder = decodesVideo ? try demuxer.videoTrack().decodeVideo() : nil
-                if null {
-                    if let audioDecoder {
-                        group.addTask {
-                            while try await audioDecoder.next() != nil {}
-                            reportSkippedPackets(audioDecoder.statistics, kind: "audio")
-                            return ""
-                        }
-                    }
-                    if let videoDecoder {
-                        group.addTask {
-                            while try await videoDecoder.next() != nil {}
-                            reportSkippedPackets(videoDecoder.statistics, kind: "video")
-                            return ""
-                        }
-                    }
-                } else {
-                    if let output, let audioDecoder {
-                        group.addTask {
-                            let progress = ProgressLine(total: demuxer.info.duration, enabled: video == nil && isTerminal(2))
-                            // Decoding on one core, conversion and writing on the other (600 s to 48 kHz: 459 → 335 ms).
-                            let decoded = try audioDecoder.prefetched()
-                            // A live input is joined mid-stream: --duration counts from its first sample.
-                            let (summary, written) = if let duration, demuxer.isLive {
-                                try await Self.writeAudio(decoded.lasting(duration).resampled(to: request), to: output, format: fileFormat,
-                                                          overwrite: overwrite, progress: progress)
-                            } else if let duration {
-                                try await Self.writeAudio(decoded.ending(after: duration, from: from).resampled(to: request), to: output, format: fileFormat,
-                                                          overwrite: overwrite, progress: progress)
-                            } else {
-                                try await Self.writeAudio(decoded.resampled(to: request), to: output, format: fileFormat,
-                                                          overwrite: overwrite, progress: progress)
-                            }
-                            progress.finish(at: summary.duration)
-                            if fileFormat == .pcm {
-                                let packed = written.sampleFormat.packed
-                                let raw = packed == .u8 ? "u8" : "\(packed)le"
-                                printNotice("\(output): bare \(raw) samples, \(written.sampleRate) Hz, \(written.channelCount) channel(s) (ffplay -f \(raw) -ar \(written.sampleRate) -ch_layout \(written.channelLayout) \(output))")
-                            }
-                            reportSkippedPackets(audioDecoder.statistics, kind: "audio")
-                            return output
-                        }
-                    }
-                    if let video, let videoDecoder {
-                        group.addTask {
-                            let progress = ProgressLine(total: demuxer.info.duration)
-                            // … and from its first picture.
-                            let (summary, written) = if let duration, demuxer.isLive {
-                                try await Self.writePictures(videoDecoder.lasting(duration), to: video, overwrite: overwrite, progress: progress)
-                            } else if let end {
-                                try await Self.writePictures(videoDecoder.ending(at: end), to: video, overwrite: overwrite, progress: progress)
-                            } else {
-                                try await Self.writePictures(videoDecoder, to: video, overwrite: overwrite, progress: progress)
-                            }
-                            progress.finish(at: summary.duration)
-                            if Container(path: video) == .rawYUV, let format = written {
-                                printNotice("\(video): raw \(format.pixelFormat) \(format.width)x\(format.height) pictures (ffplay -f rawvideo -pixel_format \(format.pixelFormat) -video_size \(format.width)x\(format.height) \(video))")
-                            }
-                            reportSkippedPackets(videoDecoder.statistics, kind: "video")
-                            return video
-                        }
-                    }
-                }
-                try await allOrNothing(&group)
-            }
-            reportLiveEnd(demuxer, input: input)
-            reportTruncations(demuxer.truncations, input: input)
+        var session = DecodeSession(input: input)
+        session.audioOutput = output
+        session.audioTrack = audioTrack
+        session.audioFileFormat = fileFormat?.container
+        session.audioFormat = AudioFormatRequest(sampleFormat: SampleFormat(rawValue: sampleFormat)!.packed, sampleRate: rate,
+                                                 channelLayout: channels.map { ChannelLayout.default(channelCount: $0) })
+        session.videoOutput = video
+        session.decodesOnly = null
+        session.start = start?.time
+        session.duration = duration?.time
+        session.overwrite = outputOptions.overwrite
+        session.demuxerOptions = inputOptions.demuxerOptions
+        session.reportsProgress = isTerminal(2)
+        try await TranscodeEventPrinter.run(logging: logging) { [session] events in
+            try await session.run(events: events)
         }
     }
-}
-
-extension Decode {
-    static func writeAudio<PCM: SampleSource>(_ pcm: PCM, to path: String, format: Container?, overwrite: Bool,
-                                              progress: ProgressLine) async throws -> (WriteSummary, AudioFormat)
-    where PCM.Buffer == PCMBuffer {
-        let writer = try AudioFileWriter(upstream: pcm, path: path, format: format, overwrite: overwrite)
-        return (try await writer.run(progress: progress.update), writer.writtenFormat)
-    }
-
-    static func writePictures<Pictures: SampleSource>(_ pictures: Pictures, to path: String, overwrite: Bool,
-                                                      progress: ProgressLine) async throws -> (WriteSummary, VideoFormat?)
-    where Pictures.Buffer == VideoFrame {
-        // Standard output gets YUV4MPEG2: it carries the picture format, which raw planes do not.
-        let writer = try VideoFrameWriter(upstream: pictures, path: path, container: path == OutputPaths.standardOutput ? .y4m : nil,
-                                          overwrite: overwrite)
-        let summary = try await writer.run(progress: progress.update)
-        return (summary, writer.writtenFormat)
-    }
-}
-
-/// One warning line when a decoder (of `kind`: audio, video) skipped damaged packets (the run still succeeds).
-func reportSkippedPackets(_ statistics: DecoderStatistics, kind: String) {
-    let count = statistics.skippedPackets
-    guard count > 0 else { return }
-    let plural = count == 1 ? "" : "s"
-    printWarning("skipped \(count) damaged \(kind) packet\(plural) (first \(statistics.firstSkip ?? "unknown"))")
 }

@@ -85,9 +85,9 @@ struct Demux: AsyncParsableCommand {
                         return video
                     }
                 }
-                try await allOrNothing(&group)
+                try await OutputGroup.allOrNothing(&group)
             }
-            reportTruncations(demuxer.truncations, input: input)
+            printMessage(TranscodeMessages.truncations(demuxer.truncations, input: input))
         }
     }
 }

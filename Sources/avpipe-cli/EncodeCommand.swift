@@ -115,10 +115,8 @@ struct Encode: AsyncParsableCommand {
 
     func run() async throws {
         let session = try TranscodeSession(input: input, output: output, options: sessionOptions)
-        let printer = TranscodeEventPrinter(raisesSegmentBuffers: session.container == .hls)
-        try await CommandRunner.run(logging: logging) {
-            try await session.run(events: printer.print)
-            printer.finish()
+        try await TranscodeEventPrinter.run(logging: logging, raisesSegmentBuffers: session.container == .hls) { events in
+            try await session.run(events: events)
         }
     }
 

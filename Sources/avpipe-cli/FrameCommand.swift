@@ -80,7 +80,7 @@ struct Frame: AsyncParsableCommand {
                 OutputFolder.removeIfMade(folder, made: madeFolder)
                 throw error
             }
-            reportSkippedPackets(decoder.statistics, kind: "video")
+            printMessage(TranscodeMessages.skippedPackets(decoder.statistics, kind: "video"))
         }
     }
 

@@ -54,9 +54,11 @@ struct HLS: AsyncParsableCommand {
         var options = Muxer.Options()
         (options.overwrite, options.realtime, options.hls) = (outputOptions.overwrite, realtime, hls.options)
         options.network = network.options(for: output, timeout: inputOptions.timeout, certificates: inputOptions.certificates.check)
-        let job = CopyJob(input: input, output: output, container: .hls, audio: audioTrack?.choice ?? .all,
-                          video: audioOnly ? .none : videoTrack?.choice ?? .all, subtitles: !audioOnly, keepsMetadata: true,
-                          options: options, demuxerOptions: inputOptions.demuxerOptions)
-        try await CommandRunner.run(logging: logging) { try await job.run() }
+        var session = RemuxSession(input: input, output: output, container: .hls)
+        session.audio = audioTrack?.choice ?? .all
+        session.video = audioOnly ? .none : videoTrack?.choice ?? .all
+        session.subtitles = !audioOnly
+        (session.muxerOptions, session.demuxerOptions) = (options, inputOptions.demuxerOptions)
+        try await session.runPrintingEvents(logging: logging)
     }
 }

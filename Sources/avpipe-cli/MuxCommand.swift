@@ -79,9 +79,9 @@ struct Mux: AsyncParsableCommand {
             let progress = ProgressLine(total: total)
             let summary = try await muxer.run(progress: SegmentAllocation.progress(for: muxer.container, progress.updates))
             progress.finish(at: summary.duration)
-            if let (path, demuxer) = videoSource { reportTruncations(demuxer.truncations, input: path) }
+            if let (path, demuxer) = videoSource { printMessage(TranscodeMessages.truncations(demuxer.truncations, input: path)) }
             if let (path, demuxer) = audioSource, audioSource?.demuxer !== videoSource?.demuxer {
-                reportTruncations(demuxer.truncations, input: path)
+                printMessage(TranscodeMessages.truncations(demuxer.truncations, input: path))
             }
         }
     }

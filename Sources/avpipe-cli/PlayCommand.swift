@@ -87,7 +87,7 @@ struct Play: AsyncParsableCommand {
             } catch AVPipelineError.deviceUnavailable(.display, let reason) where noAudio {
                 throw AVPipelineError.deviceUnavailable(.display, reason: "\(reason); or play the sound only (without --no-audio)")
             }
-            try ensureStart(options.start, within: player.info)
+            try TranscodeMessages.ensureStart(options.start, within: player.info)
             for notice in player.notices { printNotice(notice) }
             let progress = ProgressLine(total: player.info.duration)
             let statistics: PlaybackStatistics
@@ -99,9 +99,9 @@ struct Play: AsyncParsableCommand {
                 progress.finish(at: nil)
                 throw error
             }
-            reportTruncations(player.truncations, input: input)
-            if let decoding = statistics.audioDecoding { reportSkippedPackets(decoding, kind: "audio") }
-            if let decoding = statistics.videoDecoding { reportSkippedPackets(decoding, kind: "video") }
+            printMessage(TranscodeMessages.truncations(player.truncations, input: input))
+            if let decoding = statistics.audioDecoding { printMessage(TranscodeMessages.skippedPackets(decoding, kind: "audio")) }
+            if let decoding = statistics.videoDecoding { printMessage(TranscodeMessages.skippedPackets(decoding, kind: "video")) }
             if stats { printLine(Self.describe(statistics, video: player.showsVideo, audio: player.playsAudio)) }
         }
     }

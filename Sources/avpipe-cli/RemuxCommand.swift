@@ -46,72 +46,23 @@ struct Remux: AsyncParsableCommand {
 
     func run() async throws {
         let container = layout.container(for: output)!
-        let job = CopyJob(input: input, output: output, container: container,
-                          audio: tracks.audio, video: tracks.video(into: container),
-                          subtitles: tracks.subtitles, keepsMetadata: !noMetadata,
-                          options: layout.options(overwrite: outputOptions.overwrite, output: output, input: inputOptions), demuxerOptions: inputOptions.demuxerOptions)
-        try await CommandRunner.run(logging: logging) { try await job.run() }
+        var session = RemuxSession(input: input, output: output, container: container)
+        (session.audio, session.video, session.subtitles) = (tracks.audio, tracks.video(into: container), tracks.subtitles)
+        session.keepsMetadata = !noMetadata
+        session.muxerOptions = layout.options(overwrite: outputOptions.overwrite, output: output, input: inputOptions)
+        session.demuxerOptions = inputOptions.demuxerOptions
+        try await session.runPrintingEvents(logging: logging)
     }
 }
 
-/// A stream copy of a file's chosen tracks into a container (what `remux` and `hls` do).
-struct CopyJob: Sendable {
-    let input: String, output: String
-    let container: Container
-    let audio: CopyPlan.Choice, video: CopyPlan.Choice
-    let subtitles: Bool, keepsMetadata: Bool
-    let options: Muxer.Options
-    let demuxerOptions: Demuxer.Options
-
-    func run() async throws {
-        let demuxer = try Demuxer(InputOptions.location(input), options: demuxerOptions)
-        var options = options
-        options.liveInput = demuxer.isLive
-        if container == .flv { try Self.ensureFLVCodecs(demuxer.info, audio: audio != .none, video: video != .none, input: input, output: output) }
-        let plan = try CopyPlan(info: demuxer.info, container: container, audio: audio, video: video,
-                                subtitles: subtitles, coverArt: keepsMetadata, chapters: keepsMetadata, hls: options.hlsAsWritten)
-        guard !plan.tracks.isEmpty else {
-            if !plan.leftOut.isEmpty {
-                throw AVPipelineError.unsupportedFormat("nothing in '\(input)' can be copied into \(container.rawValue.uppercased()): \(plan.leftOut.joined(separator: "; "))")
-            }
-            throw video != .none && audio == .none ? AVPipelineError.noVideoStream(path: input) : AVPipelineError.noAudioStream(path: input)
-        }
-        options.container = container
-        options.keepsTrackMetadata = keepsMetadata
-        options.timelineOrigin = plan.timelineOrigin
-        if keepsMetadata {
-            options.metadata = demuxer.info.metadata
-            options.chapters = demuxer.info.chapters
-            options.coverArt = demuxer.coverArt
-        }
-        options.attachments = plan.attachments(of: demuxer)
-        let muxer = try Muxer(path: output, options: options)
-        try muxer.addTracks(of: demuxer, plan: plan, label: input)
-        if !plan.leftOut.isEmpty { printNotice("not copied into \(output): \(plan.leftOut.joined(separator: "; "))") }
-        if !plan.conversionsText.isEmpty {
-            printNotice("\(container.rawValue.uppercased()) cannot hold these subtitles as they are; converted: \(plan.conversionsText.joined(separator: "; "))")
-        }
-        let progress = ProgressLine(total: demuxer.info.duration)
-        let summary = try await muxer.run(progress: SegmentAllocation.progress(for: container, progress.updates))
-        progress.finish(at: summary.duration)
-        reportLiveEnd(demuxer, input: input)
-        reportTruncations(demuxer.truncations, input: input)
-    }
-}
-
-/// A live input that ended (its publisher stopped) ended the run normally: say so.
-func reportLiveEnd(_ demuxer: Demuxer, input: String) {
-    if let reason = demuxer.liveEnd { printNotice("'\(input)': the live stream ended (\(reason))") }
-}
-
-extension CopyJob {
-    /// A copy to RTMP (FLV) takes H.264 and AAC as they are; anything else would leave a track
-    /// out of a live stream, so it is refused with the command that converts it.
-    static func ensureFLVCodecs(_ info: MediaInfo, audio: Bool, video: Bool, input: String, output: String) throws {
-        for track in info.tracks where (track.kind == .video && video && !track.isCoverArt) || (track.kind == .audio && audio) {
-            if !Container.flv.canHold(track.codec) {
-                throw AVPipelineError.unsupportedCodec("\(track.kind.rawValue) track \(track.index): FLV (RTMP) carries H.264 video and AAC audio, not \(track.codec): encode it (avpipe encode --in \(input) --out \(output))")
-            }
+extension RemuxSession {
+    /// Runs the copy (for `remux` and `hls`), printing its notices, warnings and progress line.
+    func runPrintingEvents(logging: LoggingOptions) async throws {
+        var session = self
+        // HLS needs the first progress event to raise the allocator's thresholds (`SegmentAllocation`).
+        session.reportsProgress = isTerminal(2) || container == .hls
+        try await TranscodeEventPrinter.run(logging: logging, raisesSegmentBuffers: container == .hls) { [session] events in
+            try await session.run(events: events)
         }
     }
 }

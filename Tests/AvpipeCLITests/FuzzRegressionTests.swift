@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import avpipe_cli
+@testable import AVPipeline
 
 /// Inputs the fuzz harnesses (scripts/fuzz) flagged, kept as regression tests. The JSON harness's
 /// findings were in its oracle — swift-corelibs-foundation's parser drops U+FEFF inside strings and

@@ -1,28 +1,28 @@
 /// The texts of a transcode's notices, warnings and refusals: the lines `avpipe encode` prints.
-enum TranscodeMessages {
+public enum TranscodeMessages {
     /// `start` at or past the input's end is refused (nothing written), as decoding from there would
     /// give an empty (or header-only) file and report success. An input that does not say how long
     /// it is gets the benefit of the doubt.
-    static func ensureStart(_ start: MediaTime?, within info: MediaInfo) throws {
+    public static func ensureStart(_ start: MediaTime?, within info: MediaInfo) throws {
         guard let start, let duration = info.duration, start >= duration else { return }
         throw AVPipelineError.invalidOption(name: "--start", value: seconds(start),
                                             reason: "the input ends at \(oneDecimal(duration.seconds)) s, before --start \(seconds(start))")
     }
 
     /// An input that ended before its index said (a partial download): the run used everything intact.
-    static func truncations(_ truncations: [Truncation], input: String) -> TranscodeEvent? {
+    public static func truncations(_ truncations: [Truncation], input: String) -> TranscodeEvent? {
         guard !truncations.isEmpty else { return nil }
         let tracks = truncations.map(\.description).joined(separator: "; ")
         return .warning("'\(input)' is incomplete (\(tracks)); everything intact was used (--strict refuses such files)")
     }
 
     /// A live input that ended (its publisher stopped) ended the run normally.
-    static func liveEnd(_ demuxer: Demuxer, input: String) -> TranscodeEvent? {
+    public static func liveEnd(_ demuxer: Demuxer, input: String) -> TranscodeEvent? {
         demuxer.liveEnd.map { .notice("'\(input)': the live stream ended (\($0))") }
     }
 
     /// A decoder (of `kind`: audio, video) skipped damaged packets (the run still succeeds).
-    static func skippedPackets(_ statistics: DecoderStatistics, kind: String) -> TranscodeEvent? {
+    public static func skippedPackets(_ statistics: DecoderStatistics, kind: String) -> TranscodeEvent? {
         let count = statistics.skippedPackets
         guard count > 0 else { return nil }
         let plural = count == 1 ? "" : "s"

@@ -1,4 +1,4 @@
-/// A JSON value and its text, enough for `probe --json` without Foundation (startup time counts).
+/// A JSON value and its text, enough for `MediaReport.json` without Foundation (startup time counts).
 enum JSONValue {
     case null
     case bool(Bool)
