@@ -9,8 +9,8 @@ import TestSupport
 /// PulseAudio microphone (a null sink's monitor with a 440 Hz tone): stopped from code or by its
 /// duration, `run` returns normally and the file is complete (ffprobe, ffmpeg's decode), with what
 /// `avpipe record` writes for the same options: the same tracks, codecs, picture layout and
-/// top-level boxes. No timing is asserted: the session is stopped from a thread after 3 s of wall
-/// time, and durations are only checked to be positive and bounded.
+/// top-level boxes. No timing is asserted: a thread stops the session once its own status says it
+/// has recorded about 2 s, and durations are only checked to be positive and bounded.
 @Suite(.serialized, .needsDisplay, .needsSoundServer) struct RecordingSessionTests {
     /// The status events a run sent, and its notices and warnings.
     final class Events: Sendable {
@@ -25,12 +25,17 @@ import TestSupport
         }
     }
 
-    /// Stops `session` after `seconds` of wall time, from a thread of its own: the wait must not
-    /// need the task pool, which the suite's parallel tests (blocked in subprocess waits) can hold
-    /// for minutes on 2 cores — a status poll on the pool once waited 8 minutes there.
-    static func stop(_ session: RecordingSession, after seconds: Double) {
+    /// Stops `session` once its status says it has recorded `seconds` (or after ten minutes of
+    /// wall time), from a thread of its own: the wait must not need the task pool, which the
+    /// suite's parallel tests (blocked in subprocess waits) can hold for minutes on 2 cores — a
+    /// status poll on the pool once waited 8 minutes there, and a stop after a fixed 3 s came
+    /// before the session had opened its devices.
+    static func stop(_ session: RecordingSession, whenRecorded seconds: Double, events: Events) {
         Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: seconds)
+            let deadline = Date().addingTimeInterval(600)
+            while (events.statuses.withLock { $0.last?.time.seconds ?? 0 }) < seconds, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
             session.stop()
         }
     }
@@ -99,7 +104,7 @@ import TestSupport
         let events = Events()
         let summary = try await Self.withEnvironment([:]) {
             let running = Task { try await session.run(events: events.take) }
-            Self.stop(session, after: 3)
+            Self.stop(session, whenRecorded: 2, events: events)
             return try await running.value
         }
         #expect((summary.pictures?.delivered ?? 0) > 0 && summary.sound == nil, "\(summary)")
@@ -163,7 +168,7 @@ import TestSupport
         let events = Events()
         let summary = try await Self.withEnvironment(sound.environment.filter { $0.key != "HOME" }) {
             let running = Task { try await session.run(events: events.take) }
-            Self.stop(session, after: 3)
+            Self.stop(session, whenRecorded: 2, events: events)
             return try await running.value
         }
         #expect(summary.pictures == nil && (summary.soundDuration?.seconds ?? 0) > 0, "\(summary)")
